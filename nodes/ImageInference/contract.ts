@@ -10,6 +10,12 @@ export const API_KEY_HEADER = 'X-API-Key';
 export const API_KEY_QUERY_PARAMETER = 'api-key';
 export const UNAUTHORIZED_MESSAGE = 'Invalid or missing credentials';
 
+/** The base URL as configured, without trailing slashes (the spec's paths start with one). */
+export function normalizeBaseUrl(baseUrl: unknown): string {
+	const text = typeof baseUrl === 'string' && baseUrl.trim() !== '' ? baseUrl.trim() : DEFAULT_BASE_URL;
+	return text.replace(/\/+$/, '');
+}
+
 export const PREDICTION_KINDS = ['detect', 'classify'] as const;
 export type PredictionKind = (typeof PREDICTION_KINDS)[number];
 

@@ -1,0 +1,114 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import {
+	API_KEY_HEADER,
+	API_KEY_QUERY_PARAMETER,
+	DEFAULT_BASE_URL,
+	NIL_UUID,
+	normalizeBaseUrl,
+	predictPath,
+} from '../nodes/ImageInference/contract';
+
+/** Where the service expects the key: the X-API-Key header or the api-key query parameter. */
+export type ApiKeyPlacement = 'header' | 'query';
+
+export class ImageInferenceApi implements ICredentialType {
+	name = 'imageInferenceApi';
+
+	displayName = 'Image Inference API';
+
+	icon: Icon = {
+		light: 'file:../nodes/ImageInference/imageInference.svg',
+		dark: 'file:../nodes/ImageInference/imageInference.dark.svg',
+	};
+
+	documentationUrl = 'https://docs.epigos.ai';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: DEFAULT_BASE_URL,
+			placeholder: DEFAULT_BASE_URL,
+			description: 'Address of the prediction API. Change it only for a self-hosted or test deployment.',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Create one in the dashboard under Workspace Settings > API Keys',
+		},
+		{
+			displayName: 'Send API Key As',
+			name: 'sendApiKeyAs',
+			type: 'options',
+			options: [
+				{
+					name: 'Header (X-API-Key)',
+					value: 'header',
+					description: 'Recommended: the key stays out of URLs and access logs',
+				},
+				{
+					name: 'Query Parameter (api-key)',
+					value: 'query',
+					description: 'For networks that strip custom headers',
+				},
+			],
+			default: 'header',
+		},
+	];
+
+	/** Adds exactly one of the two key placements, keeping whatever headers or query the request has. */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const apiKey = String(credentials.apiKey ?? '');
+		const authenticated: IHttpRequestOptions = {
+			...requestOptions,
+			baseURL: requestOptions.baseURL ?? normalizeBaseUrl(credentials.baseUrl),
+		};
+		if (credentials.sendApiKeyAs === 'query') {
+			authenticated.qs = { ...(requestOptions.qs ?? {}), [API_KEY_QUERY_PARAMETER]: apiKey };
+		} else {
+			authenticated.headers = { ...(requestOptions.headers ?? {}), [API_KEY_HEADER]: apiKey };
+		}
+		return authenticated;
+	}
+
+	/**
+	 * A predict call on the nil model with an empty body: a valid key gets 400 (no image) or
+	 * 404 (no such model), an invalid one 401 with code "unauthorized". Needs no real model.
+	 */
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl ? $credentials.baseUrl.trim().replace(/\\/+$/, "") : "https://api.epigos.ai"}}',
+			url: predictPath('detect', NIL_UUID),
+			method: 'POST',
+			body: {},
+			json: true,
+			ignoreHttpStatusErrors: true,
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'code',
+					value: 'unauthorized',
+					message: 'Invalid or missing credentials: check the API key and Send API Key As',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,115 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { CONFIDENCE_BOUNDS } from '../contract';
+
+export const modelIdField: INodeProperties = {
+	displayName: 'Model ID',
+	name: 'modelId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 4f9c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f',
+	description:
+		'UUID of the deployed model, shown in its model details in the dashboard. Pasting a dashboard link that contains the ID works too.',
+};
+
+export const imageSourceFields: INodeProperties[] = [
+	{
+		displayName: 'Image Source',
+		name: 'imageSource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Binary File',
+				value: 'binary',
+				description: 'An image file from a previous node (upload, Google Drive, Read Files…)',
+			},
+			{
+				name: 'URL',
+				value: 'url',
+				description: 'A publicly reachable image address; the service downloads it',
+			},
+			{
+				name: 'Base64',
+				value: 'base64',
+				description: 'The image as a base64 text (a data: prefix is allowed)',
+			},
+		],
+		default: 'binary',
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		placeholder: 'e.g. data',
+		hint: 'The name of the input binary field containing the image',
+		displayOptions: { show: { imageSource: ['binary'] } },
+	},
+	{
+		displayName: 'Image URL',
+		name: 'imageUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://example.com/photo.jpg',
+		displayOptions: { show: { imageSource: ['url'] } },
+	},
+	{
+		displayName: 'Base64 Image',
+		name: 'imageBase64',
+		type: 'string',
+		required: true,
+		default: '',
+		typeOptions: { rows: 3 },
+		placeholder: 'e.g. /9j/4AAQSkZJRg… or data:image/jpeg;base64,/9j/…',
+		displayOptions: { show: { imageSource: ['base64'] } },
+	},
+];
+
+export const confidenceOption: INodeProperties = {
+	displayName: 'Confidence Threshold',
+	name: 'confidence',
+	type: 'number',
+	default: 0.5,
+	typeOptions: { minValue: CONFIDENCE_BOUNDS.min, maxValue: CONFIDENCE_BOUNDS.max, numberPrecision: 2 },
+	description:
+		'Predictions below this confidence (0 to 1) are left out. When not set, the model’s own default applies.',
+};
+
+export const DEFAULT_CONCURRENCY = 5;
+export const DEFAULT_RETRIES = 3;
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const MAX_CONCURRENCY = 50;
+export const MAX_RETRIES = 10;
+
+/** Options every operation shares: how requests are sent. */
+export const requestOptions: INodeProperties[] = [
+	{
+		displayName: 'Concurrency',
+		name: 'concurrency',
+		type: 'number',
+		default: DEFAULT_CONCURRENCY,
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+		description: 'How many images are sent at once. 1 sends them one at a time.',
+	},
+	{
+		displayName: 'Retries',
+		name: 'retries',
+		type: 'number',
+		default: DEFAULT_RETRIES,
+		typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
+		description:
+			'How often to retry a request that was rate-limited (429), hit a temporarily unavailable service (502, 503, 504), lost its connection or timed out. Bad requests, bad keys and unknown models are never retried.',
+	},
+	{
+		displayName: 'Timeout (Ms)',
+		name: 'timeout',
+		type: 'number',
+		default: DEFAULT_TIMEOUT_MS,
+		typeOptions: { minValue: 1 },
+		description: 'How long to wait for one answer before giving up on that attempt, in milliseconds',
+	},
+];

@@ -1,0 +1,130 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { readFieldName, truncate } from './parameters';
+import { SUPPORTED_IMAGE_FORMATS, sniffImageType } from './imageType';
+
+/** Where an item's image comes from, checked without reading any file. */
+export type ImageInput =
+	| { source: 'binary'; field: string }
+	| { source: 'url'; url: string }
+	| { source: 'base64'; data: string };
+
+/** What the request's `image` carries, plus the name to derive output file names from. */
+export interface ResolvedImage {
+	image: string;
+	fileName: string;
+}
+
+const DATA_URL_PREFIX = /^data:[^,]*?;base64,/i;
+const BASE64_BODY = /^[A-Za-z0-9+/]+={0,2}$/;
+
+export function readImageInput(this: IExecuteFunctions, itemIndex: number): ImageInput {
+	const source = this.getNodeParameter('imageSource', itemIndex, 'binary') as string;
+	if (source === 'url') {
+		return { source, url: readImageUrl.call(this, itemIndex) };
+	}
+	if (source === 'base64') {
+		return { source, data: readBase64Image.call(this, itemIndex) };
+	}
+	const field = readFieldName.call(
+		this,
+		itemIndex,
+		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+		'Input Binary Field',
+	);
+	const binaries = this.getInputData()[itemIndex]?.binary ?? {};
+	if (!binaries[field]) {
+		const available = Object.keys(binaries);
+		throw new NodeOperationError(this.getNode(), `No binary field "${field}" on this item`, {
+			itemIndex,
+			description: available.length
+				? `The item has the binary field(s) ${available.map((name) => `"${name}"`).join(', ')}. Set "Input Binary Field" to one of them.`
+				: 'The item has no binary data. Put a node that outputs a file (Form, Read Files, HTTP Request…) before this one, or use the URL or Base64 image source.',
+		});
+	}
+	return { source: 'binary', field };
+}
+
+function readImageUrl(this: IExecuteFunctions, itemIndex: number): string {
+	const raw = this.getNodeParameter('imageUrl', itemIndex, '');
+	const text = typeof raw === 'string' ? raw.trim() : '';
+	let url: URL | undefined;
+	try {
+		url = new URL(text);
+	} catch {
+		url = undefined;
+	}
+	if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+		throw new NodeOperationError(
+			this.getNode(),
+			text === '' ? 'Image URL is empty' : `Image URL "${truncate(text, 80)}" is not an http(s) address`,
+			{ itemIndex, description: 'Enter a full address starting with https:// (or http://) that the service can download.' },
+		);
+	}
+	return text;
+}
+
+function readBase64Image(this: IExecuteFunctions, itemIndex: number): string {
+	const raw = this.getNodeParameter('imageBase64', itemIndex, '');
+	const data = (typeof raw === 'string' ? raw : '').trim().replace(DATA_URL_PREFIX, '').replace(/\s+/g, '');
+	const fail = (message: string) =>
+		new NodeOperationError(this.getNode(), message, {
+			itemIndex,
+			description:
+				'Pass the image’s base64 text; a "data:image/…;base64," prefix and line breaks are fine. For a file from a previous node, use the Binary File image source.',
+		});
+	if (data === '') throw fail('Base64 Image is empty');
+	if (!BASE64_BODY.test(data) || data.length % 4 === 1) {
+		throw fail('Base64 Image is not valid base64');
+	}
+	const head = Buffer.from(data.slice(0, 64), 'base64');
+	if (!sniffImageType(head)) {
+		throw fail(`Base64 Image does not decode to an image (${SUPPORTED_IMAGE_FORMATS})`);
+	}
+	return data;
+}
+
+/** Turns the checked input into the request's `image`; binary files are read here, one item at a time. */
+export async function resolveImage(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	input: ImageInput,
+): Promise<ResolvedImage> {
+	if (input.source === 'url') {
+		return { image: input.url, fileName: fileNameFromUrl(input.url) };
+	}
+	if (input.source === 'base64') {
+		return { image: input.data, fileName: 'image' };
+	}
+	const binary = this.getInputData()[itemIndex].binary![input.field];
+	const fileName = binary.fileName ?? `${input.field}`;
+	const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, input.field);
+	if (bytes.length === 0) {
+		throw new NodeOperationError(this.getNode(), `The file in binary field "${input.field}" is empty`, {
+			itemIndex,
+			description: `"${fileName}" has 0 bytes. Check the node that produced it.`,
+		});
+	}
+	if (!sniffImageType(bytes)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The file in binary field "${input.field}" is not an image`,
+			{
+				itemIndex,
+				description: `"${fileName}"${binary.mimeType ? ` (${binary.mimeType})` : ''} is not ${SUPPORTED_IMAGE_FORMATS}. Pass an image file.`,
+			},
+		);
+	}
+	return { image: bytes.toString('base64'), fileName };
+}
+
+function fileNameFromUrl(url: string): string {
+	const last = new URL(url).pathname.split('/').filter(Boolean).pop();
+	if (!last) return 'image';
+	try {
+		return decodeURIComponent(last);
+	} catch {
+		return last;
+	}
+}

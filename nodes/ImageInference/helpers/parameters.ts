@@ -1,0 +1,134 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { UUID_PATTERN } from '../contract';
+import {
+	DEFAULT_CONCURRENCY,
+	DEFAULT_RETRIES,
+	DEFAULT_TIMEOUT_MS,
+	MAX_CONCURRENCY,
+	MAX_RETRIES,
+} from '../actions/common.description';
+
+export function readModelId(this: IExecuteFunctions, itemIndex: number): string {
+	const raw = this.getNodeParameter('modelId', itemIndex, '');
+	const text = typeof raw === 'string' ? raw.trim() : String(raw ?? '');
+	const found = UUID_PATTERN.exec(text);
+	if (!found) {
+		throw new NodeOperationError(
+			this.getNode(),
+			text === '' ? 'Model ID is empty' : `Model ID "${truncate(text, 80)}" is not a UUID`,
+			{
+				itemIndex,
+				description:
+					'Copy the model’s ID (like 4f9c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f) from its model details in the dashboard.',
+			},
+		);
+	}
+	return found[0].toLowerCase();
+}
+
+export function readOptions(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	const options = this.getNodeParameter('options', itemIndex, {});
+	return typeof options === 'object' && options !== null ? (options as IDataObject) : {};
+}
+
+/**
+ * An optional number the user set (or an expression produced): `undefined` when unset, an item
+ * error naming the option when it is not a number in [min, max]. 0 is a value, never "unset".
+ */
+export function readOptionalNumber(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	key: string,
+	label: string,
+	bounds: { min: number; max: number; integer?: boolean },
+): number | undefined {
+	const value = options[key];
+	if (value === undefined || value === null || value === '') return undefined;
+	const number = typeof value === 'string' ? Number(value.trim()) : value;
+	const kind = bounds.integer ? 'a whole number' : 'a number';
+	if (
+		typeof number !== 'number' ||
+		!Number.isFinite(number) ||
+		number < bounds.min ||
+		number > bounds.max ||
+		(bounds.integer && !Number.isInteger(number))
+	) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${label} must be ${kind} from ${bounds.min} to ${bounds.max}, got ${truncate(JSON.stringify(value), 40)}`,
+			{ itemIndex, description: `Change the "${label}" option (or the expression that sets it).` },
+		);
+	}
+	return number;
+}
+
+export function readOptionalBoolean(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	key: string,
+	label: string,
+): boolean | undefined {
+	const value = options[key];
+	if (value === undefined || value === null || value === '') return undefined;
+	if (typeof value === 'boolean') return value;
+	if (value === 'true' || value === 'false') return value === 'true';
+	throw new NodeOperationError(
+		this.getNode(),
+		`${label} must be true or false, got ${truncate(JSON.stringify(value), 40)}`,
+		{ itemIndex },
+	);
+}
+
+export function readFieldName(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	label: string,
+): string {
+	const name = typeof value === 'string' ? value.trim() : '';
+	if (name === '') {
+		throw new NodeOperationError(this.getNode(), `${label} is empty`, {
+			itemIndex,
+			description: `Enter the name of a binary field, for example "data".`,
+		});
+	}
+	return name;
+}
+
+export interface RequestSettings {
+	concurrency: number;
+	retries: number;
+	timeoutMs: number;
+}
+
+/** How requests are sent: read once per execution (from the first item) since it shapes the batch. */
+export function readRequestSettings(this: IExecuteFunctions): RequestSettings {
+	const options = readOptions.call(this, 0);
+	return {
+		concurrency:
+			readOptionalNumber.call(this, 0, options, 'concurrency', 'Concurrency', {
+				min: 1,
+				max: MAX_CONCURRENCY,
+				integer: true,
+			}) ?? DEFAULT_CONCURRENCY,
+		retries:
+			readOptionalNumber.call(this, 0, options, 'retries', 'Retries', {
+				min: 0,
+				max: MAX_RETRIES,
+				integer: true,
+			}) ?? DEFAULT_RETRIES,
+		timeoutMs:
+			readOptionalNumber.call(this, 0, options, 'timeout', 'Timeout', {
+				min: 1,
+				max: 3_600_000,
+			}) ?? DEFAULT_TIMEOUT_MS,
+	};
+}
+
+export function truncate(text: string, length: number): string {
+	return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}

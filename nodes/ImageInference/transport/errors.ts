@@ -1,0 +1,246 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { ErrorDetail, PredictionKind } from '../contract';
+import { API_KEY_QUERY_PARAMETER, errorBodySchema } from '../contract';
+
+/** Why one attempt failed, in words a user can act on; `retryable` decides whether to try again. */
+export interface Failure {
+	message: string;
+	description: string;
+	retryable: boolean;
+	status?: number;
+	code?: string;
+	details?: ErrorDetail[];
+	retryAfterMs?: number;
+}
+
+export type Redact = (text: string) => string;
+
+const KEY_IN_QUERY = new RegExp(`([?&]${API_KEY_QUERY_PARAMETER}=)[^&#\\s"'<>]*`, 'gi');
+const KEY_IN_HEADER = /(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi;
+
+/** Removes the API key (the exact value, and anything shaped like a key in a URL or header dump). */
+export function createRedactor(apiKey: unknown): Redact {
+	const secret = typeof apiKey === 'string' && apiKey.length >= 4 ? apiKey : undefined;
+	return (text) => {
+		let clean = text.replace(KEY_IN_QUERY, '$1***').replace(KEY_IN_HEADER, '$1***');
+		if (secret) clean = clean.split(secret).join('***');
+		if (secret && secret !== encodeURIComponent(secret)) clean = clean.split(encodeURIComponent(secret)).join('***');
+		return clean;
+	};
+}
+
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+
+const STATUS_TEXT: Record<number, string> = {
+	429: 'Too Many Requests',
+	500: 'Internal Server Error',
+	502: 'Bad Gateway',
+	503: 'Service Unavailable',
+	504: 'Gateway Timeout',
+};
+
+const OPERATION_NAMES: Record<PredictionKind, string> = {
+	detect: 'a detection model (Detect Objects)',
+	classify: 'a classification model (Classify Image)',
+};
+
+/** A non-2xx answer as a Failure. `text` is the body as received (JSON or not, possibly empty). */
+export function describeHttpFailure(
+	status: number,
+	text: string,
+	context: { kind: PredictionKind; modelId: string; retryAfterMs?: number },
+): Failure {
+	const retryable = RETRYABLE_STATUSES.has(status);
+	const serviceError = parseErrorBody(text);
+	const said = serviceError?.message ?? snippet(text);
+
+	if (status === 400) {
+		const details = serviceError?.details ?? [];
+		return {
+			status,
+			code: serviceError?.code ?? 'bad_request',
+			retryable,
+			details,
+			message: `The service rejected the request (400 Bad Request): ${said || 'no reason given'}`,
+			description: details.length
+				? details.map(formatDetail).join('\n')
+				: 'Check the image and the options of this item.',
+		};
+	}
+	if (status === 401) {
+		return {
+			status,
+			code: serviceError?.code ?? 'unauthorized',
+			retryable,
+			details: serviceError?.details ?? [],
+			message: 'Invalid or missing credentials (401 Unauthorized)',
+			description:
+				'Check the API key in the "Image Inference API" credential (Workspace Settings > API Keys in the dashboard) and that "Send API Key As" is right.',
+		};
+	}
+	if (status === 404) {
+		return {
+			status,
+			code: serviceError?.code ?? 'not_found',
+			retryable,
+			message: `Model ${context.modelId} was not found (404 Not Found)`,
+			description:
+				`Check that the Model ID is right, that the model is deployed, and that it is ${OPERATION_NAMES[context.kind]}.` +
+				(said ? ` The service said: ${said}` : ''),
+		};
+	}
+	const name = STATUS_TEXT[status] ?? (status >= 500 ? 'Server Error' : 'Error');
+	const description = said ? `The service said: ${said}` : 'The service gave no reason.';
+	if (status === 429) {
+		return {
+			status,
+			code: serviceError?.code ?? 'rate_limited',
+			retryable,
+			retryAfterMs: context.retryAfterMs,
+			message: `The service is rate-limiting requests (429 ${name})`,
+			description: `${description} Lower "Concurrency" or raise "Retries".`,
+		};
+	}
+	return {
+		status,
+		code: serviceError?.code ?? (status >= 500 ? 'server_error' : 'http_error'),
+		retryable,
+		retryAfterMs: context.retryAfterMs,
+		message:
+			status >= 500
+				? `The service failed (${status} ${name})`
+				: `The service rejected the request (${status} ${name})`,
+		description,
+	};
+}
+
+/** A request that got no HTTP answer: connection refused or reset, time-out, DNS. */
+export function describeNetworkFailure(error: unknown, context: { timeoutMs: number; host: string }): Failure {
+	const code = findErrorCode(error);
+	const text = errorText(error);
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT' || /timeout|timed out/i.test(text)) {
+		return {
+			code: 'timeout',
+			retryable: true,
+			message: `The service did not answer within ${context.timeoutMs} ms`,
+			description: 'Raise the "Timeout" option for large images, or try again later.',
+		};
+	}
+	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || /socket hang up|reset|other side closed/i.test(text)) {
+		return {
+			code: code ?? 'ECONNRESET',
+			retryable: true,
+			message: 'The connection to the service was reset before it answered',
+			description: `Connection error ${code ?? ''} talking to ${context.host}. This is usually temporary.`.trim(),
+		};
+	}
+	if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH') {
+		return {
+			code,
+			retryable: false,
+			message: `Could not connect to ${context.host} (${code})`,
+			description: 'Check the Base URL in the "Image Inference API" credential and that the service is reachable from n8n.',
+		};
+	}
+	return {
+		code: code ?? 'request_failed',
+		retryable: false,
+		message: `The request to ${context.host} failed${code ? ` (${code})` : ''}`,
+		description: snippet(text) || 'No further information.',
+	};
+}
+
+/** The 200 answer could not be used: not JSON, or not the documented shape. */
+export function describeInvalidResponse(problem: string, text?: string): Failure {
+	let description = 'The interface may have changed: check for an update of this node.';
+	if (text !== undefined) description = text ? `It began with: ${snippet(text)}` : 'The body was empty.';
+	return {
+		code: 'invalid_response',
+		retryable: false,
+		message: `The service's answer could not be read: ${problem}`,
+		description,
+	};
+}
+
+export function toNodeApiError(
+	node: INode,
+	failure: Failure,
+	context: { itemIndex: number; attempts: number; redact: Redact },
+): NodeApiError {
+	const { redact, attempts, itemIndex } = context;
+	const attemptsNote = attempts > 1 ? ` (gave up after ${attempts} attempts)` : '';
+	const errorResponse: IDataObject = {
+		code: failure.code ?? null,
+		status: failure.status ?? null,
+		attempts,
+		details: (failure.details ?? []).map((detail) => ({ ...detail, message: redact(detail.message) })),
+	};
+	return new NodeApiError(node, errorResponse as JsonObject, {
+		itemIndex,
+		message: redact(failure.message + attemptsNote),
+		description: redact(failure.description),
+		httpCode: failure.status !== undefined ? String(failure.status) : undefined,
+	});
+}
+
+function formatDetail(detail: ErrorDetail): string {
+	return `${detail.location} ${detail.pointer}: ${detail.message}`;
+}
+
+function parseErrorBody(text: string) {
+	try {
+		const parsed = errorBodySchema.safeParse(JSON.parse(text));
+		if (parsed.success) return parsed.data;
+		const loose = JSON.parse(text) as Record<string, unknown>;
+		const message = [loose.message, loose.detail, loose.error].find((value) => typeof value === 'string');
+		return typeof message === 'string' ? { message, code: undefined, details: undefined } : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The first few hundred characters of a body, with an HTML page reduced to its title or text. */
+export function snippet(text: string, length = 300): string {
+	let clean = text.trim();
+	if (/^<!doctype html|^<html|<\/html>/i.test(clean)) {
+		const title = /<title[^>]*>([^<]*)<\/title>/i.exec(clean)?.[1]?.trim();
+		clean = title
+			? `an HTML page titled "${title}"`
+			: `an HTML page: ${clean.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()}`;
+	}
+	return clean.length > length ? `${clean.slice(0, length - 1)}…` : clean;
+}
+
+function findErrorCode(error: unknown): string | undefined {
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		seen.add(current);
+		const { code } = current as { code?: unknown };
+		if (typeof code === 'string' && /^(E[A-Z_]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
+		current = (current as { cause?: unknown }).cause ?? (current as { errorResponse?: unknown }).errorResponse;
+	}
+	return undefined;
+}
+
+function errorText(error: unknown): string {
+	const parts: string[] = [];
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		seen.add(current);
+		const { message } = current as { message?: unknown };
+		if (typeof message === 'string') parts.push(message);
+		current = (current as { cause?: unknown }).cause ?? (current as { errorResponse?: unknown }).errorResponse;
+	}
+	return parts.join(' | ');
+}
+
+export function isCancellation(error: unknown, signal: AbortSignal | undefined): boolean {
+	if (signal?.aborted) return true;
+	const code = (error as { code?: unknown } | undefined)?.code;
+	const name = (error as { name?: unknown } | undefined)?.name;
+	return code === 'ERR_CANCELED' || name === 'AbortError' || name === 'CanceledError';
+}

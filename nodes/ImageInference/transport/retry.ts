@@ -1,0 +1,41 @@
+import { sleep } from 'n8n-workflow';
+
+export const BASE_BACKOFF_MS = 250;
+export const MAX_BACKOFF_MS = 10_000;
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * Wait before retry number `retry` (1-based): exponential with jitter in [½, 1] of the step,
+ * or what the service asked for in Retry-After, capped so one item cannot stall a workflow.
+ */
+export function backoffDelay(retry: number, retryAfterMs?: number, random: () => number = Math.random): number {
+	if (retryAfterMs !== undefined) return Math.min(Math.max(retryAfterMs, 0), MAX_RETRY_AFTER_MS);
+	const step = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (retry - 1));
+	return Math.round(step / 2 + (random() * step) / 2);
+}
+
+/** Retry-After as delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: unknown, now: number = Date.now()): number | undefined {
+	const text = Array.isArray(value) ? value[0] : value;
+	if (typeof text !== 'string' && typeof text !== 'number') return undefined;
+	const trimmed = String(text).trim();
+	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+	const date = Date.parse(trimmed);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** n8n's sleep, ended early when the execution is cancelled. */
+export async function sleepUnlessCancelled(ms: number, signal: AbortSignal | undefined): Promise<void> {
+	if (ms <= 0 || signal?.aborted) return;
+	if (!signal) return await sleep(ms);
+	let onAbort: (() => void) | undefined;
+	const aborted = new Promise<void>((resolve) => {
+		onAbort = resolve;
+		signal.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		await Promise.race([sleep(ms), aborted]);
+	} finally {
+		signal.removeEventListener('abort', onAbort!);
+	}
+}
