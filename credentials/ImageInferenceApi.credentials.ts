@@ -51,7 +51,7 @@ export class ImageInferenceApi implements ICredentialType {
 		},
 		{
 			displayName: 'Send API Key As',
-			name: 'sendApiKeyAs',
+			name: 'sendAs',
 			type: 'options',
 			options: [
 				{
@@ -79,7 +79,7 @@ export class ImageInferenceApi implements ICredentialType {
 			...requestOptions,
 			baseURL: requestOptions.baseURL ?? normalizeBaseUrl(credentials.baseUrl),
 		};
-		if (credentials.sendApiKeyAs === 'query') {
+		if (credentials.sendAs === 'query') {
 			authenticated.qs = { ...(requestOptions.qs ?? {}), [API_KEY_QUERY_PARAMETER]: apiKey };
 		} else {
 			authenticated.headers = { ...(requestOptions.headers ?? {}), [API_KEY_HEADER]: apiKey };

@@ -1,5 +1,5 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { normalizeBaseUrl } from '../contract';
 import { readImageInput } from '../helpers/imageInput';
@@ -39,7 +39,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				fields: operation.prepare.call(this, itemIndex),
 			};
 		} catch (error) {
-			if (!continueOnFail) throw error;
+			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
 			output[itemIndex] = errorItem(error, itemIndex);
 			return undefined;
 		}
@@ -59,7 +59,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		try {
 			output[plan.itemIndex] = await operation.execute.call(this, plan, context);
 		} catch (error) {
-			if (!continueOnFail) throw error;
+			if (!continueOnFail) throw asNodeError(this.getNode(), error, plan.itemIndex);
 			output[plan.itemIndex] = errorItem(error, plan.itemIndex);
 		}
 	});
@@ -79,4 +79,10 @@ function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
 		attempts: (response.attempts as number | undefined) ?? 0,
 	};
 	return { json, pairedItem: { item: itemIndex } };
+}
+
+/** Errors this node raises are already n8n errors with their item; anything else gets wrapped. */
+function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
 }
