@@ -24,18 +24,13 @@ export function parseRetryAfter(value: unknown, now: number = Date.now()): numbe
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** n8n's sleep, ended early when the execution is cancelled. */
+/** Granularity of a cancellable wait: node code has n8n's `sleep` only, which cannot be cleared. */
+const WAIT_SLICE_MS = 100;
+
+/** Waits `ms` with n8n's sleep, in short slices so a cancelled execution stops waiting at once. */
 export async function sleepUnlessCancelled(ms: number, signal: AbortSignal | undefined): Promise<void> {
-	if (ms <= 0 || signal?.aborted) return;
-	if (!signal) return await sleep(ms);
-	let onAbort: (() => void) | undefined;
-	const aborted = new Promise<void>((resolve) => {
-		onAbort = resolve;
-		signal.addEventListener('abort', onAbort, { once: true });
-	});
-	try {
-		await Promise.race([sleep(ms), aborted]);
-	} finally {
-		signal.removeEventListener('abort', onAbort!);
+	const until = Date.now() + ms;
+	for (let left = ms; left > 0 && !signal?.aborted; left = until - Date.now()) {
+		await sleep(Math.min(left, WAIT_SLICE_MS));
 	}
 }

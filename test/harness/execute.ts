@@ -1,0 +1,222 @@
+/**
+ * Runs the node's execute() outside n8n with real HTTP: a small IExecuteFunctions whose
+ * httpRequestWithAuthentication applies the credential's own authenticate() and sends with
+ * undici, following n8n's httpRequest semantics for the options the node uses (baseURL + url,
+ * qs, JSON body, timeout, returnFullResponse, ignoreHttpStatusErrors, encoding arraybuffer).
+ * Binary data lives in a store keyed by id, like n8n's filesystem mode: `.data` holds no bytes.
+ */
+import { randomUUID } from 'node:crypto';
+
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import { Agent, request } from 'undici';
+
+import { ImageInferenceApi } from '../../credentials/ImageInferenceApi.credentials';
+import { ImageInference } from '../../nodes/ImageInference/ImageInference.node';
+
+export interface InputFile {
+	bytes: Buffer;
+	fileName?: string;
+	mimeType?: string;
+}
+
+export interface InputItem {
+	json?: IDataObject;
+	binary?: Record<string, InputFile>;
+}
+
+/** A parameter value, or a function of the item index standing in for an n8n expression. */
+export type ParameterValue = unknown | ((itemIndex: number) => unknown);
+
+export interface HarnessCredentials {
+	baseUrl: string;
+	apiKey: string;
+	sendAs?: 'header' | 'query';
+}
+
+export interface RunOptions {
+	parameters: Record<string, ParameterValue>;
+	items: InputItem[];
+	credentials: HarnessCredentials;
+	continueOnFail?: boolean;
+	signal?: AbortSignal;
+}
+
+export interface SentRequest {
+	method: string;
+	url: string;
+	headers: Record<string, string>;
+	body: unknown;
+}
+
+export interface RunResult {
+	items: INodeExecutionData[];
+	/** Bytes of an output binary, read from the store as n8n would. */
+	bytes(item: INodeExecutionData, field: string): Buffer;
+	sent: SentRequest[];
+	logged: string[];
+}
+
+const agent = new Agent({ keepAliveTimeout: 10_000, connections: 128 });
+
+export class BinaryStore {
+	private readonly files = new Map<string, Buffer>();
+
+	put(bytes: Buffer, meta: { fileName?: string; mimeType?: string }): IBinaryData {
+		const id = `harness:${randomUUID()}`;
+		this.files.set(id, bytes);
+		const extension = meta.fileName?.includes('.') ? meta.fileName.split('.').pop() : undefined;
+		return {
+			id,
+			data: 'filesystem-v2',
+			mimeType: meta.mimeType ?? 'application/octet-stream',
+			fileName: meta.fileName,
+			fileExtension: extension,
+			fileSize: `${bytes.length} B`,
+		};
+	}
+
+	get(binary: IBinaryData): Buffer {
+		const bytes = binary.id ? this.files.get(binary.id) : undefined;
+		if (!bytes) throw new Error(`binary ${binary.id ?? '(no id)'} is not in the store`);
+		return bytes;
+	}
+}
+
+export async function runNode(options: RunOptions): Promise<RunResult> {
+	const store = new BinaryStore();
+	const node: INode = {
+		id: randomUUID(),
+		name: 'Image Inference',
+		type: 'n8n-nodes-image-inference.imageInference',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const inputItems: INodeExecutionData[] = options.items.map((item) => ({
+		json: item.json ?? {},
+		...(item.binary
+			? {
+					binary: Object.fromEntries(
+						Object.entries(item.binary).map(([field, file]) => [field, store.put(file.bytes, file)]),
+					),
+				}
+			: {}),
+	}));
+	const sent: SentRequest[] = [];
+	const logged: string[] = [];
+	const credential = new ImageInferenceApi();
+	const credentials = { baseUrl: options.credentials.baseUrl, apiKey: options.credentials.apiKey, sendAs: options.credentials.sendAs ?? 'header' };
+	const log = (level: string) => (message: string, meta?: object) => logged.push(`${level} ${message} ${meta ? JSON.stringify(meta) : ''}`);
+
+	const context = {
+		getInputData: () => inputItems,
+		getNode: () => node,
+		continueOnFail: () => options.continueOnFail ?? false,
+		getExecutionCancelSignal: () => options.signal,
+		getCredentials: async (type: string) => {
+			if (type !== credential.name) throw new Error(`unknown credential type ${type}`);
+			return { ...credentials };
+		},
+		getNodeParameter(name: string, itemIndex: number, fallback?: unknown) {
+			const value = options.parameters[name];
+			const resolved = typeof value === 'function' ? (value as (i: number) => unknown)(itemIndex) : value;
+			return resolved === undefined ? fallback : structuredClone(resolved);
+		},
+		logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), verbose: log('verbose') },
+		helpers: {
+			async getBinaryDataBuffer(itemIndex: number, field: string) {
+				const binary = inputItems[itemIndex]?.binary?.[field];
+				if (!binary) throw new Error(`No binary data property "${field}" exists on item!`);
+				return store.get(binary);
+			},
+			async prepareBinaryData(bytes: Buffer, fileName?: string, mimeType?: string) {
+				return store.put(bytes, { fileName, mimeType });
+			},
+			async httpRequestWithAuthentication(this: unknown, type: string, requestOptions: IHttpRequestOptions) {
+				if (type !== credential.name) throw new Error(`unknown credential type ${type}`);
+				const authenticated = await credential.authenticate(credentials, requestOptions);
+				try {
+					return await send(authenticated, options.signal, sent);
+				} catch (error) {
+					throw new NodeApiError(node, error as never);
+				}
+			},
+		},
+	} as unknown as IExecuteFunctions;
+
+	const [items] = await new ImageInference().execute.call(context);
+	return { items, bytes: (item, field) => store.get(item.binary![field]), sent, logged };
+}
+
+/** n8n's httpRequest, reduced to the options this package uses, over undici. */
+async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefined, sent: SentRequest[]) {
+	const url = new URL(options.url, options.baseURL ? `${options.baseURL.replace(/\/+$/, '')}/` : undefined);
+	if (options.baseURL && options.url.startsWith('/')) url.pathname = new URL(options.baseURL).pathname.replace(/\/+$/, '') + options.url;
+	for (const [key, value] of Object.entries(options.qs ?? {})) url.searchParams.set(key, String(value));
+	const headers: Record<string, string> = { 'user-agent': 'n8n' };
+	for (const [key, value] of Object.entries(options.headers ?? {})) headers[key.toLowerCase()] = String(value);
+	let body: string | undefined;
+	if (options.body !== undefined && !(typeof options.body === 'object' && options.body !== null && Object.keys(options.body).length === 0)) {
+		body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+		headers['content-type'] ??= 'application/json';
+	}
+	if (options.json) headers.accept ??= 'application/json';
+	sent.push({ method: options.method ?? 'GET', url: url.toString(), headers, body: body && JSON.parse(body) });
+
+	const timeout = options.timeout ? AbortSignal.timeout(options.timeout) : undefined;
+	const signals = [timeout, cancel].filter((signal): signal is AbortSignal => signal !== undefined);
+	try {
+		const response = await request(url, {
+			method: (options.method ?? 'GET') as 'POST',
+			headers,
+			body,
+			dispatcher: agent,
+			signal: signals.length ? AbortSignal.any(signals) : undefined,
+		});
+		const bytes = Buffer.from(await response.body.arrayBuffer());
+		const ok = response.statusCode >= 200 && response.statusCode < 300;
+		if (!ok && !options.ignoreHttpStatusErrors) {
+			throw Object.assign(new Error(`Request failed with status code ${response.statusCode}`), {
+				response: { status: response.statusCode, data: bytes.toString('utf8') },
+			});
+		}
+		const payload = options.encoding === 'arraybuffer' ? bytes : decode(bytes, options.json === true);
+		return options.returnFullResponse
+			? { body: payload, headers: response.headers, statusCode: response.statusCode, statusMessage: '' }
+			: payload;
+	} catch (error) {
+		throw axiosLike(error, { timedOut: timeout?.aborted === true, cancelled: cancel?.aborted === true, timeoutMs: options.timeout });
+	}
+}
+
+function decode(bytes: Buffer, json: boolean): unknown {
+	const text = bytes.toString('utf8');
+	if (!json) return text;
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
+/** The error shapes axios (and so n8n) produces for time-outs, cancellation and dropped sockets. */
+function axiosLike(error: unknown, state: { timedOut: boolean; cancelled: boolean; timeoutMs?: number }): Error {
+	if ((error as { response?: unknown }).response) return error as Error;
+	if (state.cancelled) return Object.assign(new Error('canceled'), { name: 'CanceledError', code: 'ERR_CANCELED' });
+	if (state.timedOut) {
+		return Object.assign(new Error(`timeout of ${state.timeoutMs}ms exceeded`), { code: 'ECONNABORTED' });
+	}
+	const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+	if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') {
+		return Object.assign(new Error(`connect ${code}`), { code });
+	}
+	return Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+}

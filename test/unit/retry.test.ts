@@ -1,0 +1,51 @@
+import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS, backoffDelay, parseRetryAfter, sleepUnlessCancelled } from '../../nodes/ImageInference/transport/retry';
+
+describe('backoff', () => {
+	it('grows exponentially with jitter between half and the full step, capped', () => {
+		for (let retry = 1; retry <= 12; retry++) {
+			const step = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (retry - 1));
+			expect(backoffDelay(retry, undefined, () => 0)).toBe(step / 2);
+			expect(backoffDelay(retry, undefined, () => 1)).toBe(step);
+		}
+		expect(backoffDelay(30, undefined, () => 1)).toBe(MAX_BACKOFF_MS);
+	});
+
+	it('honours Retry-After over the exponential step, within the cap', () => {
+		expect(backoffDelay(1, 2_000, () => 0)).toBe(2_000);
+		expect(backoffDelay(5, 0, () => 1)).toBe(0);
+		expect(backoffDelay(1, 3_600_000)).toBe(MAX_RETRY_AFTER_MS);
+	});
+});
+
+describe('Retry-After', () => {
+	const now = Date.parse('2026-11-22T10:00:00Z');
+	it('reads delta-seconds and HTTP dates', () => {
+		expect(parseRetryAfter('3', now)).toBe(3_000);
+		expect(parseRetryAfter(['1.5'], now)).toBe(1_500);
+		expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:07 GMT', now)).toBe(7_000);
+		expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
+	});
+	it('ignores what it cannot read', () => {
+		expect(parseRetryAfter(undefined, now)).toBeUndefined();
+		expect(parseRetryAfter('soon', now)).toBeUndefined();
+		expect(parseRetryAfter('', now)).toBeUndefined();
+	});
+});
+
+describe('sleepUnlessCancelled', () => {
+	it('ends a long wait as soon as the execution is cancelled', async () => {
+		const controller = new AbortController();
+		const started = Date.now();
+		const waiting = sleepUnlessCancelled(30_000, controller.signal);
+		setTimeout(() => controller.abort(), 50);
+		await waiting;
+		expect(Date.now() - started).toBeLessThan(5_000);
+	});
+	it('does not wait at all when already cancelled', async () => {
+		const controller = new AbortController();
+		controller.abort();
+		const started = Date.now();
+		await sleepUnlessCancelled(30_000, controller.signal);
+		expect(Date.now() - started).toBeLessThan(1_000);
+	});
+});
