@@ -1,0 +1,116 @@
+import { CAR, carItem, detectParameters, useServer } from './setup';
+
+describe('Detect Objects', () => {
+	const { server, run } = useServer();
+
+	it('returns the server’s detections, counts and the annotated image as an n8n file', async () => {
+		const { items, bytes } = await run(detectParameters(server()), [carItem()]);
+		const expected = server().predict('detect', CAR, {}) as {
+			detections: unknown[];
+			labelsCount: Array<{ label: string; total: number }>;
+			image: string;
+		};
+		expect(items).toHaveLength(1);
+		const [item] = items;
+		expect(item.json.detections).toEqual(expected.detections);
+		expect(item.json.labelsCount).toEqual(expected.labelsCount);
+		expect(expected.detections.length).toBeGreaterThan(0);
+		expect(item.json.totalDetections).toBe(expected.detections.length);
+		expect(item.json.countsByLabel).toEqual(
+			Object.fromEntries(expected.labelsCount.map(({ label, total }) => [label, total])),
+		);
+		expect(JSON.stringify(item.json)).not.toContain(expected.image.slice(0, 40));
+		expect(item.binary?.data.fileName).toBe('car.annotated.jpg');
+		expect(item.binary?.data.mimeType).toBe('image/jpeg');
+		expect(bytes(item, 'data').equals(Buffer.from(expected.image, 'base64'))).toBe(true);
+		expect(bytes(item, 'data').equals(CAR)).toBe(false);
+		expect(item.pairedItem).toEqual({ item: 0 });
+	});
+
+	it('sends only the image when no option is set', async () => {
+		await run(detectParameters(server()), [carItem()]);
+		const [received] = server().requests;
+		expect(received.path).toBe(`/predict/detect/${server().models.detect}/`);
+		expect(Object.keys(received.body as object)).toEqual(['image']);
+		expect((received.body as { image: string }).image).toBe(CAR.toString('base64'));
+	});
+
+	it('sends every option by its snake_case name, keeping 0 and false', async () => {
+		const { items } = await run(
+			detectParameters(server(), {
+				options: { confidence: 0, annotate: false, showConfidence: false, strokeWidth: 5 },
+			}),
+			[carItem()],
+		);
+		expect(server().requests[0].body).toEqual({
+			image: CAR.toString('base64'),
+			confidence: 0,
+			annotate: false,
+			show_prob: false,
+			stroke_width: 5,
+		});
+		// annotate=false: the service returns image null, so no annotated file and no error
+		expect(items[0].json.totalDetections).toBe(
+			(server().predict('detect', CAR, { confidence: 0, annotate: false }) as { detections: unknown[] }).detections.length,
+		);
+		expect(items[0].binary?.data.fileName).toBe('car.jpg');
+	});
+
+	it('filters with the confidence threshold', async () => {
+		const all = await run(detectParameters(server(), { options: { confidence: 0 } }), [carItem()]);
+		const strict = await run(detectParameters(server(), { options: { confidence: 0.9 } }), [carItem()]);
+		const total = (result: typeof all) => result.items[0].json.totalDetections as number;
+		expect(total(strict)).toBeLessThan(total(all));
+		for (const detection of strict.items[0].json.detections as Array<{ confidence: number }>) {
+			expect(detection.confidence).toBeGreaterThanOrEqual(0.9);
+		}
+	});
+
+	it('puts the annotated image in the chosen field and passes the other binaries through', async () => {
+		const { items, bytes } = await run(detectParameters(server(), { options: { annotatedImageField: 'annotated' } }), [
+			{ binary: { data: { bytes: CAR, fileName: 'car.jpg', mimeType: 'image/jpeg' }, extra: { bytes: Buffer.from('%PDF-1.4'), fileName: 'a.pdf' } } },
+		]);
+		const [item] = items;
+		expect(Object.keys(item.binary ?? {}).sort()).toEqual(['annotated', 'data', 'extra']);
+		expect(bytes(item, 'data').equals(CAR)).toBe(true);
+		expect(item.binary?.annotated.fileName).toBe('car.annotated.jpg');
+		expect(item.binary?.annotated.mimeType).toBe('image/jpeg');
+	});
+
+	it('takes the image by URL, and names the output after the URL’s file', async () => {
+		const url = server().hostImage(CAR, 'image/jpeg');
+		const { items } = await run(detectParameters(server(), { imageSource: 'url', imageUrl: url }), [{ json: {} }]);
+		expect((server().requests[0].body as { image: string }).image).toBe(url);
+		expect(items[0].json.detections).toEqual((server().predict('detect', CAR, {}) as { detections: unknown[] }).detections);
+		expect(items[0].binary?.data.fileName).toMatch(/\.annotated\.jpg$/);
+	});
+
+	it('takes the image as base64, dropping a data: prefix and line breaks', async () => {
+		const base64 = CAR.toString('base64');
+		const wrapped = `data:image/jpeg;base64,${base64.replace(/(.{76})/g, '$1\n')}`;
+		const { items } = await run(detectParameters(server(), { imageSource: 'base64', imageBase64: wrapped }), [{ json: {} }]);
+		expect((server().requests[0].body as { image: string }).image).toBe(base64);
+		expect(items[0].binary?.data.fileName).toBe('image.annotated.jpg');
+	});
+
+	it('finds the model ID inside a pasted dashboard link', async () => {
+		const link = `https://app.epigos.ai/workspace/models/${server().models.detect.toUpperCase()}/details`;
+		const { items } = await run(detectParameters(server(), { modelId: link }), [carItem()]);
+		expect(server().requests[0].path).toBe(`/predict/detect/${server().models.detect}/`);
+		expect(items[0].json.totalDetections).toBeGreaterThan(0);
+	});
+
+	it('yields one item per input, in order, each paired with its input', async () => {
+		const inputs = Array.from({ length: 12 }, (_, index) => ({ ...carItem(), json: { index } }));
+		const { items } = await run(detectParameters(server(), { options: { concurrency: 4 } }), inputs);
+		expect(items.map((item) => item.pairedItem)).toEqual(inputs.map((_, item) => ({ item })));
+		expect(server().requests).toHaveLength(12);
+	});
+
+	it('tolerates a field the service adds later', async () => {
+		server().addFault({ action: { type: 'extra-field' } });
+		const { items } = await run(detectParameters(server()), [carItem()]);
+		expect(items[0].json.totalDetections).toBeGreaterThan(0);
+		expect(Object.keys(items[0].json).sort()).toEqual(['countsByLabel', 'detections', 'labelsCount', 'totalDetections']);
+	});
+});

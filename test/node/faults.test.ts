@@ -1,0 +1,134 @@
+import type { FaultAction } from '../reference-server';
+import { CAR, carItem, detectParameters, failureOf, useServer } from './setup';
+
+type Expectation = { attempts: number; message: RegExp; description?: RegExp; status?: number };
+
+/** Each fault, on every request of its item, with Retries 2 and a short Timeout. */
+const permanentFaults: Array<{ name: string; action: FaultAction; expect: Expectation }> = [
+	{ name: '500', action: { type: 'status', status: 500, body: { detail: 'model crashed' } }, expect: { attempts: 1, status: 500, message: /^The service failed \(500 Internal Server Error\)$/, description: /model crashed/ } },
+	{ name: '502', action: { type: 'status', status: 502 }, expect: { attempts: 3, status: 502, message: /502 Bad Gateway\) \(gave up after 3 attempts\)/ } },
+	{ name: '503', action: { type: 'status', status: 503, body: 'overloaded' }, expect: { attempts: 3, status: 503, message: /503 Service Unavailable/, description: /overloaded/ } },
+	{ name: '504', action: { type: 'status', status: 504 }, expect: { attempts: 3, status: 504, message: /504 Gateway Timeout/ } },
+	{ name: '429 without Retry-After', action: { type: 'status', status: 429 }, expect: { attempts: 3, status: 429, message: /rate-limiting.*gave up after 3 attempts/, description: /Concurrency/ } },
+	{ name: '429 with Retry-After', action: { type: 'status', status: 429, headers: { 'retry-after': '0' } }, expect: { attempts: 3, status: 429, message: /rate-limiting/ } },
+	{ name: 'an HTML error page', action: { type: 'html', status: 502 }, expect: { attempts: 3, status: 502, message: /502/, description: /an HTML page/ } },
+	{ name: 'a connection reset mid-response', action: { type: 'reset' }, expect: { attempts: 3, message: /connection to the service was reset.*gave up after 3 attempts/ } },
+	{ name: 'a server that never answers', action: { type: 'hang' }, expect: { attempts: 3, message: /did not answer within 300 ms \(gave up after 3 attempts\)/ } },
+	{ name: 'malformed JSON', action: { type: 'malformed-json' }, expect: { attempts: 1, message: /answer could not be read: the 200 answer is not JSON/ } },
+	{ name: 'JSON that breaks the response schema', action: { type: 'schema-break' }, expect: { attempts: 1, message: /does not match the documented result \(.*(detections|labelsCount).*\)/ } },
+	{ name: 'a 404 with no body', action: { type: 'status', status: 404, body: '' }, expect: { attempts: 1, status: 404, message: /was not found \(404 Not Found\)/, description: /deployed/ } },
+	{ name: 'an annotated image that is not base64', action: { type: 'bad-annotated-image' }, expect: { attempts: 1, message: /annotated image that is not valid base64/ } },
+];
+
+describe('faults, one item at a time', () => {
+	const { server, run } = useServer();
+	const parameters = () => detectParameters(server(), { options: { retries: 2, timeout: 300 } });
+
+	describe.each([false, true])('Continue On Fail %s', (continueOnFail) => {
+		it.each(permanentFaults)('$name', async ({ action, expect: expected }) => {
+			server().addFault({ match: { kind: 'detect' }, action });
+			const attemptsSeen = () => server().requests.length;
+			if (continueOnFail) {
+				const { items } = await run(parameters(), [carItem()], { continueOnFail });
+				expect(items).toHaveLength(1);
+				expect(items[0].json.error).toMatch(expected.message);
+				if (expected.description) expect(items[0].json.description).toMatch(expected.description);
+				expect(items[0].json.attempts).toBe(expected.attempts);
+				expect(items[0].json.status).toBe(expected.status ?? null);
+				expect(items[0].pairedItem).toEqual({ item: 0 });
+			} else {
+				const failure = await failureOf(run(parameters(), [carItem()]));
+				expect(failure.message).toMatch(expected.message);
+				if (expected.description) expect(failure.description).toMatch(expected.description);
+				expect(failure.itemIndex).toBe(0);
+			}
+			expect(attemptsSeen()).toBe(expected.attempts);
+		});
+	});
+
+	it('recovers when a 503 clears before the retries run out', async () => {
+		server().addFault({ match: { kind: 'detect' }, times: 2, action: { type: 'status', status: 503 } });
+		const { items } = await run(parameters(), [carItem()]);
+		expect(items[0].json.detections).toEqual((server().predict('detect', CAR, {}) as { detections: unknown[] }).detections);
+		expect(server().requests).toHaveLength(3);
+	});
+
+	it('waits as long as Retry-After asks', async () => {
+		server().addFault({ match: { kind: 'detect' }, times: 1, action: { type: 'status', status: 429, headers: { 'retry-after': '1' } } });
+		const started = Date.now();
+		const { items } = await run(parameters(), [carItem()]);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+		expect(items[0].json.totalDetections).toBeGreaterThan(0);
+	});
+
+	it('Retries 0 sends each request once', async () => {
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 503 } });
+		const failure = await failureOf(run(detectParameters(server(), { options: { retries: 0 } }), [carItem()]));
+		expect(failure.message).toBe('The service failed (503 Service Unavailable)');
+		expect(server().requests).toHaveLength(1);
+	});
+
+	it('stops promptly when the execution is cancelled, sending nothing new', async () => {
+		server().setLatency(200);
+		const controller = new AbortController();
+		setTimeout(() => controller.abort(), 300);
+		const started = Date.now();
+		const failure = await failureOf(
+			run(detectParameters(server(), { options: { concurrency: 2 } }), Array.from({ length: 40 }, () => carItem()), { signal: controller.signal }),
+		);
+		expect(failure.message).toMatch(/cancelled/);
+		expect(Date.now() - started).toBeLessThan(2_000);
+		expect(server().requests.length).toBeLessThanOrEqual(6);
+	});
+});
+
+/** A tiny seeded generator so the "random" batch is the same on every run. */
+function seeded(seed: number) {
+	return () => {
+		seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+		return seed / 2 ** 31;
+	};
+}
+
+describe('a mixed batch of 50 items with faults on random items, concurrency 10', () => {
+	const { server, run } = useServer();
+
+	it.each([true, false])('Continue On Fail %s: 50 items out, in order, none lost or duplicated', async (continueOnFail) => {
+		const random = seeded(continueOnFail ? 7 : 11);
+		const transient: FaultAction[] = [{ type: 'status', status: 503 }, { type: 'status', status: 429 }, { type: 'reset' }, { type: 'status', status: 502 }];
+		const permanent: FaultAction[] = [{ type: 'status', status: 500 }, { type: 'malformed-json' }, { type: 'status', status: 404, body: '' }];
+		const plan = Array.from({ length: 50 }, (_, index) => {
+			const roll = random();
+			if (roll < 0.3) {
+				const modelId = server().registerModel('detect');
+				server().addFault({ match: { modelId }, times: 1 + Math.floor(random() * 2), action: transient[index % transient.length] });
+				return { modelId, outcome: 'ok' as const };
+			}
+			if (roll < 0.45 && continueOnFail) {
+				const modelId = server().registerModel('detect');
+				server().addFault({ match: { modelId }, action: permanent[index % permanent.length] });
+				return { modelId, outcome: 'error' as const };
+			}
+			return { modelId: server().models.detect, outcome: 'ok' as const };
+		});
+		server().setLatency(10);
+		const items = Array.from({ length: 50 }, (_, index) => ({ ...carItem(), json: { index } }));
+		const { items: output } = await run(
+			detectParameters(server(), { modelId: (index: number) => plan[index].modelId, options: { concurrency: 10, retries: 3 } }),
+			items,
+			{ continueOnFail },
+		);
+		const expected = server().predict('detect', CAR, {}) as { detections: unknown[] };
+		expect(output).toHaveLength(50);
+		expect(output.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+		output.forEach((item, index) => {
+			if (plan[index].outcome === 'ok') {
+				expect(item.json.detections).toEqual(expected.detections);
+			} else {
+				expect(item.json.error).toEqual(expect.any(String));
+				expect(item.json.attempts).toBe(1);
+			}
+		});
+		expect(plan.filter((entry) => entry.outcome === 'error').length).toBe(continueOnFail ? output.filter((item) => item.json.error).length : 0);
+	});
+});

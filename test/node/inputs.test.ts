@@ -1,0 +1,67 @@
+import { CAR, carItem, detectParameters, failureOf, useServer } from './setup';
+
+/** Each bad input is refused with an item-indexed message, and no request at all is sent. */
+describe('bad inputs are refused before any request', () => {
+	const { server, run } = useServer();
+
+	const cases: Array<{
+		name: string;
+		/** Parameters that differ for the bad item (index 2), as an expression would make them. */
+		bad?: Record<string, unknown>;
+		item?: Parameters<typeof run>[1][number];
+		message: RegExp;
+		description?: RegExp;
+	}> = [
+		{ name: 'no binary field', item: { binary: { photo: { bytes: CAR, fileName: 'car.jpg' } } }, message: /No binary field "data"/, description: /"photo"/ },
+		{ name: 'no binary at all', item: { json: { a: 1 } }, message: /No binary field "data"/, description: /URL or Base64/ },
+		{ name: 'an empty file', item: { binary: { data: { bytes: Buffer.alloc(0), fileName: 'empty.jpg' } } }, message: /binary field "data" is empty/ },
+		{
+			name: 'a file that is not an image',
+			item: { binary: { data: { bytes: Buffer.from('%PDF-1.7 hello'), fileName: 'invoice.pdf', mimeType: 'application/pdf' } } },
+			message: /binary field "data" is not an image/,
+			description: /invoice\.pdf/,
+		},
+		{ name: 'invalid base64', bad: { imageSource: 'base64', imageBase64: 'not*base64!' }, message: /not valid base64/ },
+		{ name: 'base64 of something else', bad: { imageSource: 'base64', imageBase64: Buffer.from('hello world').toString('base64') }, message: /does not decode to an image/ },
+		{ name: 'a URL that is not http(s)', bad: { imageSource: 'url', imageUrl: 'ftp://example.com/car.jpg' }, message: /not an http\(s\) address/ },
+		{ name: 'an empty URL', bad: { imageSource: 'url', imageUrl: '' }, message: /Image URL is empty/ },
+		{ name: 'a model ID that is not a UUID', bad: { modelId: 'my-model' }, message: /Model ID "my-model" is not a UUID/, description: /dashboard/ },
+		{ name: 'confidence 1.5 by expression', bad: { options: { confidence: 1.5 } }, message: /Confidence Threshold must be a number from 0 to 1, got 1.5/ },
+		{ name: 'confidence as text by expression', bad: { options: { confidence: 'high' } }, message: /Confidence Threshold must be a number/ },
+		{ name: 'stroke width 9 by expression', bad: { options: { strokeWidth: 9 } }, message: /Box Stroke Width must be a number from 1 to 5, got 9/ },
+		{ name: 'an empty output field', bad: { options: { annotatedImageField: ' ' } }, message: /Put Annotated Image in Field is empty/ },
+	];
+
+	it.each(cases)('$name', async ({ bad = {}, item, message, description }) => {
+		const defaults: Record<string, unknown> = detectParameters(server());
+		const parameters = Object.fromEntries(
+			Object.keys({ ...defaults, ...bad }).map((key) => [key, (index: number) => (index === 2 && key in bad ? bad[key] : defaults[key])]),
+		);
+		const failure = await failureOf(run(parameters, [carItem(), carItem(), item ?? carItem()]));
+		expect(failure.message).toMatch(message);
+		if (description) expect(failure.description).toMatch(description);
+		expect(failure.itemIndex).toBe(2);
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it('with Continue On Fail: the bad item becomes an error item in its slot, the others run', async () => {
+		const items = [carItem(), { binary: { data: { bytes: Buffer.alloc(0), fileName: 'empty.jpg' } } }, carItem()];
+		const { items: output } = await run(
+			detectParameters(server(), { modelId: (index: number) => (index === 0 ? 'nope' : server().models.detect) }),
+			items,
+			{ continueOnFail: true },
+		);
+		expect(output).toHaveLength(3);
+		expect(output[0].json.error).toMatch(/Model ID "nope" is not a UUID/);
+		expect(output[1].json.error).toMatch(/is empty/);
+		expect(output[2].json.totalDetections).toBeGreaterThan(0);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(server().requests).toHaveLength(1);
+	});
+
+	it('refuses a Concurrency of 0', async () => {
+		const failure = await failureOf(run(detectParameters(server(), { options: { concurrency: 0 } }), [carItem()]));
+		expect(failure.message).toMatch(/Concurrency must be a whole number from 1 to 50/);
+		expect(server().requests).toHaveLength(0);
+	});
+});

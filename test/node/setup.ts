@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import type { ReferenceServer } from '../reference-server';
+import { startReferenceServer } from '../reference-server';
+import type { HarnessCredentials, InputItem, ParameterValue, RunResult } from '../harness/execute';
+import { runNode } from '../harness/execute';
+
+export const fixture = (name: string): Buffer => readFileSync(join(__dirname, '..', 'fixtures', name));
+export const CAR = fixture('car.jpg');
+export const DOG = fixture('dog.jpg');
+
+export const carItem = (field = 'data'): InputItem => ({
+	binary: { [field]: { bytes: CAR, fileName: 'car.jpg', mimeType: 'image/jpeg' } },
+});
+export const dogItem = (field = 'data'): InputItem => ({
+	binary: { [field]: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg' } },
+});
+
+/** A reference server for the file's tests, and a way to run the node against it. */
+export function useServer(options: { apiKey?: string } = {}) {
+	const state: { server?: ReferenceServer } = {};
+	beforeAll(async () => {
+		state.server = await startReferenceServer(options);
+	});
+	afterAll(async () => {
+		await state.server?.close();
+	});
+	beforeEach(() => {
+		state.server?.clearFaults();
+		state.server?.setLatency(0);
+		state.server?.requests.splice(0);
+	});
+	const server = () => state.server!;
+	const credentials = (overrides: Partial<HarnessCredentials> = {}): HarnessCredentials => ({
+		baseUrl: server().url,
+		apiKey: server().apiKey,
+		sendAs: 'header',
+		...overrides,
+	});
+	const run = async (
+		parameters: Record<string, ParameterValue>,
+		items: InputItem[],
+		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal } = {},
+	): Promise<RunResult> =>
+		await runNode({
+			parameters,
+			items,
+			credentials: credentials(extra.credentials),
+			continueOnFail: extra.continueOnFail,
+			signal: extra.signal,
+		});
+	return { server, credentials, run };
+}
+
+export const detectParameters = (server: ReferenceServer, extra: Record<string, ParameterValue> = {}) => ({
+	operation: 'detect',
+	modelId: server.models.detect,
+	imageSource: 'binary',
+	binaryPropertyName: 'data',
+	options: {},
+	...extra,
+});
+
+export const classifyParameters = (server: ReferenceServer, extra: Record<string, ParameterValue> = {}) => ({
+	operation: 'classify',
+	modelId: server.models.classify,
+	imageSource: 'binary',
+	binaryPropertyName: 'data',
+	options: {},
+	...extra,
+});
+
+/** What a thrown node error says, as a user sees it in n8n. */
+export async function failureOf(promise: Promise<unknown>) {
+	try {
+		await promise;
+	} catch (error) {
+		const known = error as { message: string; description?: string; context?: { itemIndex?: number }; httpCode?: string };
+		return { message: known.message, description: known.description ?? '', itemIndex: known.context?.itemIndex, httpCode: known.httpCode };
+	}
+	throw new Error('expected the node to fail, it succeeded');
+}
+
+export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);
