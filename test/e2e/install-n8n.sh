@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs real n8n into a cache folder outside the clone, keyed by n8n version, and prints
-# that folder. A cache hit returns at once.
+# that folder. A cache hit returns at once. Concurrent callers for one version wait on a lock
+# instead of clobbering each other's half-done install.
 #   usage: install-n8n.sh [n8n-version]   (default 2.40.7; 1.x gets Node 22, 2.x Node 24)
+#   env:   N8N_E2E_CACHE  cache root (default $XDG_CACHE_HOME or ~/.cache, /n8n-nodes-image-inference)
 set -euo pipefail
 version="${1:-2.40.7}"
 major="${version%%.*}"
@@ -12,6 +14,15 @@ cache_root="${N8N_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-image-inf
 dir="$cache_root/n8n-$version"
 if [ -f "$dir/.complete" ]; then echo "$dir"; exit 0; fi
 
+mkdir -p "$cache_root"
+exec 9>"$cache_root/.install-$version.lock"
+if ! flock -n 9; then
+  echo "another install of n8n $version is running; waiting for it" >&2
+  flock 9
+fi
+if [ -f "$dir/.complete" ]; then echo "$dir"; exit 0; fi
+
+started=$(date +%s)
 rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
 cd "$dir.tmp"
 {
@@ -38,5 +49,6 @@ cd "$dir.tmp"
 } >&2
 cd "$cache_root"
 rm -rf "$dir" && mv "$dir.tmp" "$dir"
+echo "n8n $version installed in $(( $(date +%s) - started )) s" | tee "$dir/.install-time" >&2
 touch "$dir/.complete"
 echo "$dir"

@@ -1,0 +1,19 @@
+/**
+ * End-to-end tests in real n8n (installed outside the clone by install-n8n.sh).
+ *   npm run test:e2e                        n8n 2.40.7
+ *   N8N_E2E_VERSIONS=all npm run test:e2e   2.40.7 and 1.123.81 (each installed once, cached)
+ *   N8N_E2E_VERSIONS=1.123.81 …             one chosen version
+ *   N8N_E2E_KEEP=1                          keep the temp n8n user folders (logs, DB) for a look
+ */
+const path = require('path');
+
+module.exports = {
+	rootDir: path.resolve(__dirname, '..', '..'),
+	roots: ['<rootDir>/test/e2e'],
+	testMatch: ['**/*.e2e.test.ts'],
+	testEnvironment: 'node',
+	transform: { '^.+\\.ts$': 'ts-jest' },
+	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
+	testTimeout: 300_000,
+	slowTestThreshold: 60,
+};

@@ -1,0 +1,19 @@
+/**
+ * The e2e harness for real n8n. Import from here (or the files themselves; both are stable).
+ *   paths     repoRoot, fixturesDir, fixture(), examplesDir, cacheRoot
+ *   install   ensureN8n(), e2eVersions(), DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION
+ *   pack      packPackage(), installPackage(), NODE_TYPE, TOOL_NODE_TYPE, CREDENTIAL_TYPE, isBuilt()
+ *   process   freePort(), spawnGroup(), run(), killGroup(), ManagedProcess
+ *   n8n       createN8nHome() → N8nHome (cli, importWorkflows, importCredentials, execute, start, dispose)
+ *   rest      RestClient (setupOwner, request, testCredential, createCredential, nodeTypes), OWNER
+ *   workflow  workflow(), node(), manualTrigger(), readFile(), code(), imageInference(), …
+ *   run-data  nodeItems(), nodeRuns(), nodeError(), executedNodes(), readBinary()
+ */
+export * from './paths';
+export * from './install';
+export * from './pack';
+export * from './process';
+export * from './n8n';
+export * from './rest';
+export * from './workflow';
+export * from './run-data';
