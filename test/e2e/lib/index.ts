@@ -8,6 +8,7 @@
  *   rest      RestClient (setupOwner, request, testCredential, createCredential, nodeTypes), OWNER
  *   workflow  workflow(), node(), manualTrigger(), readFile(), code(), imageInference(), …
  *   run-data  nodeItems(), nodeRuns(), nodeError(), executedNodes(), readBinary()
+ *   examples  loadExample(), useCredentialAndModels(), feedTriggerWithFile(), swapNodeForFile()
  */
 export * from './paths';
 export * from './install';
@@ -17,3 +18,4 @@ export * from './n8n';
 export * from './rest';
 export * from './workflow';
 export * from './run-data';
+export * from './examples';

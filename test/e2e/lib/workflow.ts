@@ -10,7 +10,7 @@
  *   readFile(name, filePath, {binaryPropertyName?}?)   Read/Write Files from Disk, operation read
  *   code(name, jsCode, mode?)                Code node (runOnceForAllItems by default)
  *   imageInference(name, parameters, credentialId, extra?)  this package's node (typeVersion 1)
- *   imageInferenceCredential(id, {baseUrl, apiKey, sendApiKeyAs?}, name?)   plain `data` (n8n encrypts it)
+ *   imageInferenceCredential(id, {baseUrl, apiKey, sendAs?}, name?)   plain `data` (n8n encrypts it)
  *   withPinData(wf, nodeName, items)        pinned output for a node (items' json only)
  *   replaceNode(wf, name, newNode)          swap a node (e.g. a trigger) keeping its connections
  */
@@ -109,10 +109,10 @@ export function imageInference(
 
 export function imageInferenceCredential(
 	id: string,
-	data: { baseUrl: string; apiKey: string; sendApiKeyAs?: 'header' | 'query' },
+	data: { baseUrl: string; apiKey: string; sendAs?: 'header' | 'query' },
 	name = `Image Inference ${id}`,
 ): CredentialJson {
-	return { id, name, type: CREDENTIAL_TYPE, data: { sendApiKeyAs: 'header', ...data } };
+	return { id, name, type: CREDENTIAL_TYPE, data: { sendAs: 'header', ...data } };
 }
 
 export function withPinData(wf: WorkflowJson, nodeName: string, items: Array<Record<string, unknown>>): WorkflowJson {

@@ -1,0 +1,104 @@
+/**
+ * The workflows in examples/ run in real n8n against the reference server. Their triggers need a
+ * browser form or a Google account, so the run swaps them (see examples/README.md):
+ *   detect-objects-from-form-upload.json  Form Trigger "Upload a photo" → Manual Trigger + Read File
+ *                                         named "Upload a photo" putting car.jpg in binary field "Photo"
+ *   classify-google-drive-files.json      Google Drive Trigger → Manual Trigger (same name); the
+ *                                         "Download file" node → Read File with dog.jpg in "data"
+ * Everything after the swapped nodes is the example exactly as a user imports it.
+ */
+import * as fs from 'fs';
+import { startReferenceServer, type ReferenceServer } from '../reference-server';
+import {
+	createN8nHome,
+	e2eVersions,
+	feedTriggerWithFile,
+	fixture,
+	imageInferenceCredential,
+	loadExample,
+	manualTrigger,
+	nodeItems,
+	readBinary,
+	replaceNode,
+	swapNodeForFile,
+	useCredentialAndModels,
+	type N8nHome,
+} from './lib';
+
+const CAR = fs.readFileSync(fixture('car.jpg'));
+const DOG = fs.readFileSync(fixture('dog.jpg'));
+type DetectResult = { detections: unknown[]; labelsCount: Array<{ label: string; total: number }>; image: string | null };
+
+describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
+	let server: ReferenceServer;
+	let home: N8nHome;
+	let detectId: string;
+	let classifyId: string;
+
+	beforeAll(async () => {
+		server = await startReferenceServer({});
+		home = await createN8nHome({ version });
+		await home.importCredentials(imageInferenceCredential('credExamples0001', { baseUrl: server.url, apiKey: server.apiKey }));
+		const models = { credentialId: 'credExamples0001', detect: server.models.detect, classify: server.models.classify };
+		const detect = feedTriggerWithFile(
+			useCredentialAndModels(loadExample('detect-objects-from-form-upload.json'), models),
+			'Upload a photo',
+			fixture('car.jpg'),
+			'Photo',
+		);
+		let classify = useCredentialAndModels(loadExample('classify-google-drive-files.json'), models);
+		classify = replaceNode(classify, 'New file in folder', manualTrigger('New file in folder'));
+		classify = swapNodeForFile(classify, 'Download file', fixture('dog.jpg'), 'data');
+		[detectId, classifyId] = await home.importWorkflows([detect, classify]);
+	});
+
+	afterAll(async () => {
+		await home?.dispose();
+		await server?.close();
+	});
+
+	beforeEach(() => {
+		server.requests.splice(0);
+	});
+
+	it('detect example: Detect → IF car count > 0 → a notification with the annotated photo attached', async () => {
+		const res = await home.execute(detectId);
+		expect(res.error).toBeUndefined();
+		const run = res.run!;
+		const sent = (server.requests[0] as unknown as { body: Record<string, unknown> }).body;
+		const { image: _i, ...options } = sent;
+		void _i;
+		const expected = server.predict('detect', CAR, options) as DetectResult;
+		const counts = Object.fromEntries(expected.labelsCount.map((l) => [l.label, l.total]));
+		const [detected] = nodeItems(run, 'Detect objects');
+		expect(detected.json.countsByLabel).toEqual(counts);
+		const carSpotted = (counts.car ?? 0) > 0;
+		expect(nodeItems(run, 'Car spotted?', { output: 0 })).toHaveLength(carSpotted ? 1 : 0);
+		expect(nodeItems(run, 'Car spotted?', { output: 1 })).toHaveLength(carSpotted ? 0 : 1);
+		if (carSpotted) {
+			const [message] = nodeItems(run, 'Compose notification');
+			expect(message.json.subject).toBe(`${counts.car} car(s) spotted`);
+			expect(message.json.text).toContain(`Found ${expected.detections.length} object(s)`);
+			expect(message.binary!.attachment.fileName).toBe('car.annotated.jpg');
+			expect(readBinary(home, message.binary!.attachment).equals(Buffer.from(expected.image!, 'base64'))).toBe(true);
+		} else {
+			expect(nodeItems(run, 'No car')).toHaveLength(1);
+		}
+	});
+
+	it('classify example: Classify → Switch routes by the category the server gave', async () => {
+		const res = await home.execute(classifyId);
+		expect(res.error).toBeUndefined();
+		const sent = (server.requests.find((q) => (q as unknown as { path: string }).path.includes('/classify/')) as unknown as { body: Record<string, unknown> }).body;
+		const { image: _i, ...options } = sent;
+		void _i;
+		const expected = server.predict('classify', DOG, options) as { category: string };
+		const [classified] = nodeItems(res.run!, 'Classify image');
+		expect(classified.json.category).toBe(expected.category);
+		const output = expected.category === 'dog' ? 0 : expected.category === 'cat' ? 1 : 2;
+		for (const o of [0, 1, 2]) {
+			expect(nodeItems(res.run!, 'Route by category', { output: o })).toHaveLength(o === output ? 1 : 0);
+		}
+		expect(nodeItems(res.run!, ['Dogs', 'Cats', 'Other'][output])).toHaveLength(1);
+	});
+});
