@@ -20,6 +20,7 @@ import {
 	nodeItems,
 	readBinary,
 	replaceNode,
+	RestClient,
 	swapNodeForFile,
 	useCredentialAndModels,
 	type N8nHome,
@@ -100,5 +101,24 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 			expect(nodeItems(res.run!, 'Route by category', { output: o })).toHaveLength(o === output ? 1 : 0);
 		}
 		expect(nodeItems(res.run!, ['Dogs', 'Cats', 'Other'][output])).toHaveLength(1);
+	});
+
+	it('the example files import unchanged, and every node type and version in them exists in this n8n', async () => {
+		const files = ['detect-objects-from-form-upload.json', 'classify-google-drive-files.json'];
+		const rawIds = await home.importWorkflows(files.map((f) => ({ ...loadExample(f), id: undefined })));
+		const server_ = await home.start();
+		try {
+			const rest = await RestClient.setupOwner(server_.url);
+			const types = await rest.nodeTypes();
+			const known = new Set(types.flatMap((t) => (Array.isArray(t.version) ? t.version : [t.version]).map((v) => `${t.name}@${v}`)));
+			for (const [i, id] of rawIds.entries()) {
+				const r = await rest.request<{ nodes: Array<{ type: string; typeVersion: number }> }>('GET', `/rest/workflows/${id}`);
+				expect(r.status).toBe(200);
+				expect(r.body.nodes).toHaveLength(loadExample(files[i]).nodes.length);
+				for (const n of r.body.nodes) expect(known.has(`${n.type}@${n.typeVersion}`) ? `${n.type}@${n.typeVersion}` : `missing ${n.type}@${n.typeVersion}`).toBe(`${n.type}@${n.typeVersion}`);
+			}
+		} finally {
+			await server_.stop();
+		}
 	});
 });

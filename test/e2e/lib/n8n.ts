@@ -83,7 +83,7 @@ export async function createN8nHome(opts: N8nHomeOptions = {}): Promise<N8nHome>
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-${install.version}-`));
 	const home = new N8nHome(install, userFolder, opts);
 	if (opts.installPackage !== false) {
-		installPackage(userFolder, { tarball: opts.tarball, style: install.major >= 2 ? 'pack' : 'npm' });
+		installPackage(userFolder, { tarball: opts.tarball, style: 'pack' });
 	}
 	return home;
 }

@@ -10,7 +10,7 @@
  *   packPackage(): string                      path of the tarball (once per jest run: memoised in
  *                                              $N8N_E2E_TARBALL); requires `npm run build` first
  *   installPackage(userFolder, {tarball?, style?})  install into <userFolder>/.n8n/nodes the way n8n's
- *                                              community installer does ('pack' = n8n 2.x, 'npm' = 1.x)
+ *                                              community installer does (default 'pack', as 2.x and 1.123 do)
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -48,12 +48,12 @@ export function packPackage(): string {
 
 /**
  * Mirrors n8n's CommunityPackagesService.
- *  - 'pack' (n8n 2.x, packages/cli/src/modules/community-packages/community-packages.service.ts
- *    downloadPackage): unpack the tarball into <nodes>/node_modules/<name>, drop devDependencies,
+ *  - 'pack' (what n8n 2.40.7 and 1.123.81 both do, packages/cli/src/modules/community-packages/
+ *    community-packages.service.ts downloadPackage; n8n runs `npm pack name@version` first): unpack the tarball into <nodes>/node_modules/<name>, drop devDependencies,
  *    peerDependencies and optionalDependencies from its package.json, run `npm install --audit=false
  *    --fund=false --bin-links=false --install-strategy=shallow --ignore-scripts=true
  *    --package-lock=false` inside it, and record the dependency in <nodes>/package.json.
- *  - 'npm' (n8n 1.x): `npm install --omit=dev --omit=peer --ignore-scripts <tarball>` in <nodes>
+ *  - 'npm' (older n8n): `npm install --omit=dev --omit=peer --ignore-scripts <tarball>` in <nodes>
  *    (the folder n8n gives a package.json {name:'installed-nodes', private:true, dependencies:{}}).
  * Returns the installed package folder.
  */
