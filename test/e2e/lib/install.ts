@@ -4,8 +4,9 @@
  *
  * Exports (stable):
  *   DEFAULT_N8N_VERSION = '2.40.7', LEGACY_N8N_VERSION = '1.123.81'
- *   e2eVersions(): string[]        the versions the suites run on. $N8N_E2E_VERSIONS (comma list,
- *                                  or "all" = 2.x and 1.x) or, unset, 2.x only.
+ *   e2eVersions(): string[]        the versions the suites run on: $N8N_E2E_VERSIONS (a comma list, or
+ *                                  "all"); unset: 2.40.7 and 1.123.81 (global-setup drops 1.x, saying
+ *                                  why, if it cannot be installed; set N8N_E2E_VERSIONS=2.40.7 for 2.x only)
  *   ensureN8n(version?): N8nInstall   install (or find) n8n; synchronous, may take minutes the first time
  *   isInstalled(version): boolean
  *   N8nInstall { version, major, dir, nodeBin, binDir, n8nMain, env(base?) }
@@ -33,8 +34,7 @@ export interface N8nInstall {
 
 export function e2eVersions(): string[] {
 	const raw = (process.env.N8N_E2E_VERSIONS ?? '').trim();
-	if (!raw) return [DEFAULT_N8N_VERSION];
-	if (raw === 'all') return [DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION];
+	if (!raw || raw === 'all') return [DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION];
 	return raw
 		.split(',')
 		.map((v) => v.trim())
