@@ -47,6 +47,8 @@ export interface RunOptions {
 	credentials: HarnessCredentials;
 	continueOnFail?: boolean;
 	signal?: AbortSignal;
+	/** Keep a copy of every request sent (default true; benchmarks turn it off). */
+	recordRequests?: boolean;
 }
 
 export interface SentRequest {
@@ -144,7 +146,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 				if (type !== credential.name) throw new Error(`unknown credential type ${type}`);
 				const authenticated = await credential.authenticate(credentials, requestOptions);
 				try {
-					return await send(authenticated, options.signal, sent);
+					return await send(authenticated, options.signal, options.recordRequests === false ? undefined : sent);
 				} catch (error) {
 					throw new NodeApiError(node, error as never);
 				}
@@ -157,7 +159,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 }
 
 /** n8n's httpRequest, reduced to the options this package uses, over undici. */
-async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefined, sent: SentRequest[]) {
+async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefined, sent: SentRequest[] | undefined) {
 	const url = new URL(options.url, options.baseURL ? `${options.baseURL.replace(/\/+$/, '')}/` : undefined);
 	if (options.baseURL && options.url.startsWith('/')) url.pathname = new URL(options.baseURL).pathname.replace(/\/+$/, '') + options.url;
 	for (const [key, value] of Object.entries(options.qs ?? {})) url.searchParams.set(key, String(value));
@@ -169,7 +171,7 @@ async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefine
 		headers['content-type'] ??= 'application/json';
 	}
 	if (options.json) headers.accept ??= 'application/json';
-	sent.push({ method: options.method ?? 'GET', url: url.toString(), headers, body: body && JSON.parse(body) });
+	sent?.push({ method: options.method ?? 'GET', url: url.toString(), headers, body: body && JSON.parse(body) });
 
 	const timeout = options.timeout ? AbortSignal.timeout(options.timeout) : undefined;
 	const signals = [timeout, cancel].filter((signal): signal is AbortSignal => signal !== undefined);

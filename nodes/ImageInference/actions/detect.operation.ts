@@ -83,7 +83,7 @@ export async function execute(
 	plan: ItemPlan<DetectFields>,
 	context: ExecutionContext,
 ): Promise<INodeExecutionData> {
-	const { result, image } = await predict.call(this, { ...plan, fields: plan.fields.request }, context, {
+	const { result, image, attempts } = await predict.call(this, { ...plan, fields: plan.fields.request }, context, {
 		kind: 'detect',
 		requestSchema: detectRequestSchema,
 		resultSchema: detectResultSchema,
@@ -95,6 +95,7 @@ export async function execute(
 			plan.itemIndex,
 			result.image,
 			image.fileName,
+			attempts,
 		);
 	}
 	return {

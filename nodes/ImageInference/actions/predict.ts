@@ -18,7 +18,7 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 	plan: ItemPlan<TFields>,
 	context: ExecutionContext,
 	endpoint: { kind: PredictionKind; requestSchema: z.ZodTypeAny; resultSchema: TSchema },
-): Promise<{ result: z.infer<TSchema>; image: ResolvedImage }> {
+): Promise<{ result: z.infer<TSchema>; image: ResolvedImage; attempts: number }> {
 	const image = await resolveImage.call(this, plan.itemIndex, plan.image);
 	const body = endpoint.requestSchema.safeParse({ image: image.image, ...plan.fields });
 	if (!body.success) {
@@ -26,7 +26,7 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 			itemIndex: plan.itemIndex,
 		});
 	}
-	const result = await requestPrediction.call(this, {
+	const { result, attempts } = await requestPrediction.call(this, {
 		itemIndex: plan.itemIndex,
 		kind: endpoint.kind,
 		modelId: plan.modelId,
@@ -36,5 +36,5 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 		redact: context.redact,
 		serviceUrl: context.serviceUrl,
 	});
-	return { result, image };
+	return { result, image, attempts };
 }

@@ -30,20 +30,21 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const continueOnFail = this.continueOnFail();
 	const output: INodeExecutionData[] = new Array(items.length);
 
-	const plans: Array<ItemPlan<object> | undefined> = items.map((_, itemIndex) => {
+	const plans: Array<ItemPlan<object> | undefined> = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			return {
+			plans.push({
 				itemIndex,
 				modelId: readModelId.call(this, itemIndex),
-				image: readImageInput.call(this, itemIndex),
+				image: await readImageInput.call(this, itemIndex),
 				fields: operation.prepare.call(this, itemIndex),
-			};
+			});
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
 			output[itemIndex] = errorItem(error, itemIndex);
-			return undefined;
+			plans.push(undefined);
 		}
-	});
+	}
 	const ready = plans.filter((plan): plan is ItemPlan<object> => plan !== undefined);
 	if (ready.length === 0) return [output];
 
@@ -73,7 +74,7 @@ function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
 	const json: IDataObject = {
 		error: known.message ?? String(error),
 		description: known.description ?? null,
-		status: known.httpCode ? Number(known.httpCode) : ((response.status as number | null | undefined) ?? null),
+		status: typeof response.status === 'number' ? response.status : null,
 		code: (response.code as string | null | undefined) ?? null,
 		details: (response.details as IDataObject[] | undefined) ?? [],
 		attempts: (response.attempts as number | undefined) ?? 0,

@@ -17,6 +17,7 @@ export async function toAnnotatedBinary(
 	itemIndex: number,
 	base64: string,
 	inputFileName: string,
+	attempts: number,
 ): Promise<IBinaryData> {
 	const data = base64.replace(/^data:[^,]*?;base64,/i, '').replace(/\s+/g, '');
 	const bytes = STRICT_BASE64.test(data) && data.length % 4 !== 1 ? Buffer.from(data, 'base64') : undefined;
@@ -24,7 +25,7 @@ export async function toAnnotatedBinary(
 	if (!bytes || !type) {
 		throw new NodeApiError(
 			this.getNode(),
-			{ code: 'invalid_annotated_image' },
+			{ code: 'invalid_annotated_image', status: 200, attempts },
 			{
 				itemIndex,
 				message: bytes

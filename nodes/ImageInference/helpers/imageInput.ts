@@ -19,7 +19,8 @@ export interface ResolvedImage {
 const DATA_URL_PREFIX = /^data:[^,]*?;base64,/i;
 const BASE64_BODY = /^[A-Za-z0-9+/]+={0,2}$/;
 
-export function readImageInput(this: IExecuteFunctions, itemIndex: number): ImageInput {
+/** Reads and checks where the item's image comes from; a binary file is opened to check it is an image. */
+export async function readImageInput(this: IExecuteFunctions, itemIndex: number): Promise<ImageInput> {
 	const source = this.getNodeParameter('imageSource', itemIndex, 'binary') as string;
 	if (source === 'url') {
 		return { source, url: readImageUrl.call(this, itemIndex) };
@@ -43,6 +44,7 @@ export function readImageInput(this: IExecuteFunctions, itemIndex: number): Imag
 				: 'The item has no binary data. Put a node that outputs a file (Form, Read Files, HTTP Request…) before this one, or use the URL or Base64 image source.',
 		});
 	}
+	await readImageFile.call(this, itemIndex, field);
 	return { source: 'binary', field };
 }
 
@@ -97,26 +99,31 @@ export async function resolveImage(
 	if (input.source === 'base64') {
 		return { image: input.data, fileName: 'image' };
 	}
-	const binary = this.getInputData()[itemIndex].binary![input.field];
-	const fileName = binary.fileName ?? `${input.field}`;
-	const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, input.field);
+	const { bytes, fileName } = await readImageFile.call(this, itemIndex, input.field);
+	return { image: bytes.toString('base64'), fileName };
+}
+
+async function readImageFile(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+): Promise<{ bytes: Buffer; fileName: string }> {
+	const binary = this.getInputData()[itemIndex].binary![field];
+	const fileName = binary.fileName ?? field;
+	const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, field);
 	if (bytes.length === 0) {
-		throw new NodeOperationError(this.getNode(), `The file in binary field "${input.field}" is empty`, {
+		throw new NodeOperationError(this.getNode(), `The file in binary field "${field}" is empty`, {
 			itemIndex,
 			description: `"${fileName}" has 0 bytes. Check the node that produced it.`,
 		});
 	}
 	if (!sniffImageType(bytes)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The file in binary field "${input.field}" is not an image`,
-			{
-				itemIndex,
-				description: `"${fileName}"${binary.mimeType ? ` (${binary.mimeType})` : ''} is not ${SUPPORTED_IMAGE_FORMATS}. Pass an image file.`,
-			},
-		);
+		throw new NodeOperationError(this.getNode(), `The file in binary field "${field}" is not an image`, {
+			itemIndex,
+			description: `"${fileName}"${binary.mimeType ? ` (${binary.mimeType})` : ''} is not ${SUPPORTED_IMAGE_FORMATS}. Pass an image file.`,
+		});
 	}
-	return { image: bytes.toString('base64'), fileName };
+	return { bytes, fileName };
 }
 
 function fileNameFromUrl(url: string): string {

@@ -130,22 +130,22 @@ export function describeNetworkFailure(error: unknown, context: { timeoutMs: num
 	}
 	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || /socket hang up|reset|other side closed/i.test(text)) {
 		return {
-			code: code ?? 'ECONNRESET',
+			code: 'connection_reset',
 			retryable: true,
 			message: 'The connection to the service was reset before it answered',
-			description: `Connection error ${code ?? ''} talking to ${context.host}. This is usually temporary.`.trim(),
+			description: `The connection to ${context.host} was dropped${code ? ` (${code})` : ''}. This is usually temporary.`,
 		};
 	}
 	if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH') {
 		return {
-			code,
+			code: code === 'ECONNREFUSED' ? 'connection_refused' : 'host_unreachable',
 			retryable: false,
-			message: `Could not connect to ${context.host} (${code})`,
-			description: 'Check the Base URL in the "Image Inference API" credential and that the service is reachable from n8n.',
+			message: `Could not connect to ${context.host}: ${code === 'ECONNREFUSED' ? 'connection refused' : 'host not found'}`,
+			description: `Check the Base URL in the "Image Inference API" credential and that the service is reachable from n8n (${code}).`,
 		};
 	}
 	return {
-		code: code ?? 'request_failed',
+		code: 'request_failed',
 		retryable: false,
 		message: `The request to ${context.host} failed${code ? ` (${code})` : ''}`,
 		description: snippet(text) || 'No further information.',

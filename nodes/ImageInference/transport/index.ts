@@ -38,13 +38,13 @@ type Outcome<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 export async function requestPrediction<TSchema extends z.ZodTypeAny>(
 	this: IExecuteFunctions,
 	call: PredictionCall<TSchema>,
-): Promise<z.infer<TSchema>> {
+): Promise<{ result: z.infer<TSchema>; attempts: number }> {
 	const signal = this.getExecutionCancelSignal?.();
 	const maxAttempts = call.settings.retries + 1;
 	for (let attempt = 1; ; attempt++) {
 		throwIfCancelled.call(this, signal, call.itemIndex);
 		const outcome = await attemptOnce.call(this, call, signal);
-		if (outcome.ok) return outcome.value;
+		if (outcome.ok) return { result: outcome.value, attempts: attempt };
 		if (!outcome.failure.retryable || attempt >= maxAttempts) {
 			throw toNodeApiError(this.getNode(), outcome.failure, {
 				itemIndex: call.itemIndex,

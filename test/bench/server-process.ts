@@ -1,0 +1,35 @@
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+
+export interface RemoteServer {
+	url: string;
+	apiKey: string;
+	models: { detect: string; classify: string };
+	setLatency(ms: number): Promise<void>;
+	close(): Promise<void>;
+}
+
+/** Starts the reference server in a child process (ts-node), bound to 127.0.0.1. */
+export async function startServerProcess(): Promise<RemoteServer> {
+	const child = fork(join(__dirname, 'server-child.ts'), [], {
+		execArgv: ['-r', 'ts-node/register/transpile-only'],
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+	const info = await new Promise<{ url: string; apiKey: string; models: { detect: string; classify: string } }>((resolve, reject) => {
+		child.once('message', (message) => resolve(message as never));
+		child.once('exit', (code) => reject(new Error(`reference server exited with ${code}`)));
+	});
+	return {
+		...info,
+		setLatency: async (latencyMs) => {
+			const acknowledged = new Promise((resolve) => child.once('message', resolve));
+			child.send({ latencyMs });
+			await acknowledged;
+		},
+		close: async () => {
+			const exited = new Promise((resolve) => child.once('exit', resolve));
+			child.send({ close: true });
+			await exited;
+		},
+	};
+}

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+
+import type { PredictionKind } from '../../nodes/ImageInference/contract';
+
+export type FaultAction =
+	| { type: 'status'; status: number; body?: string | object; headers?: Record<string, string> }
+	| { type: 'html'; status: number }
+	| { type: 'reset' }
+	| { type: 'hang' }
+	| { type: 'malformed-json' }
+	| { type: 'schema-break' }
+	| { type: 'bad-annotated-image' }
+	| { type: 'extra-field' }
+	| { type: 'delay'; ms: number };
+
+export interface FaultRule {
+	match?: { kind?: PredictionKind; modelId?: string; imageSha256?: string };
+	/** How many matching requests it applies to; unlimited when left out. */
+	times?: number;
+	action: FaultAction;
+}
+
+export interface FaultTarget {
+	kind: PredictionKind;
+	modelId: string;
+	imageSha256?: string;
+}
+
+export const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
+
+/** Programmable faults: the first rule that matches a request and has uses left fires. */
+export class FaultRegistry {
+	private rules: Array<FaultRule & { fired: number }> = [];
+
+	add(rule: FaultRule): void {
+		this.rules.push({ ...rule, fired: 0 });
+	}
+
+	clear(): void {
+		this.rules = [];
+	}
+
+	/** How often each rule fired, in the order added. */
+	firedCounts(): number[] {
+		return this.rules.map((rule) => rule.fired);
+	}
+
+	take(target: FaultTarget): FaultAction | undefined {
+		const rule = this.rules.find(
+			(candidate) =>
+				(candidate.times === undefined || candidate.fired < candidate.times) &&
+				(candidate.match?.kind === undefined || candidate.match.kind === target.kind) &&
+				(candidate.match?.modelId === undefined || candidate.match.modelId === target.modelId) &&
+				(candidate.match?.imageSha256 === undefined || candidate.match.imageSha256 === target.imageSha256),
+		);
+		if (!rule) return undefined;
+		rule.fired++;
+		return rule.action;
+	}
+}

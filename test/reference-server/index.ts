@@ -1,0 +1,349 @@
+/**
+ * The reference server: a faithful local implementation of the prediction API's contract
+ * (nodes/ImageInference/contract.ts validates its requests and its own answers), with
+ * deterministic predictions computed from the real image and programmable faults for tests.
+ * Binds 127.0.0.1 only; never keeps a process alive on its own.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+import type { ClassifyResult, DetectResult, ErrorDetail, PredictionKind } from '../../nodes/ImageInference/contract';
+import {
+	API_KEY_HEADER,
+	API_KEY_QUERY_PARAMETER,
+	UNAUTHORIZED_MESSAGE,
+	classifyRequestSchema,
+	classifyResultSchema,
+	detectRequestSchema,
+	detectResultSchema,
+} from '../../nodes/ImageInference/contract';
+import type { FaultAction, FaultRule } from './faults';
+import { FaultRegistry, sha256 } from './faults';
+import type { DecodedImage } from './image-codec';
+import { ImageDecodeError, decodeImage } from './image-codec';
+import type { ClassifyOptions, DetectOptions } from './predict';
+import { classify, detect } from './predict';
+import { badRequest, bodyIssues, imageDetail } from './validation';
+
+export type { FaultAction, FaultRule } from './faults';
+export { sha256 } from './faults';
+
+export interface ReferenceServerOptions {
+	apiKey?: string;
+	port?: number;
+	latencyMs?: number;
+}
+
+export interface RecordedRequest {
+	method: string;
+	path: string;
+	kind?: PredictionKind;
+	modelId?: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	body: unknown;
+	status: number;
+	at: number;
+}
+
+export interface ReferenceServer {
+	url: string;
+	apiKey: string;
+	models: { detect: string; classify: string };
+	registerModel(kind: PredictionKind, id?: string): string;
+	setLatency(ms: number): void;
+	addFault(rule: FaultRule): void;
+	clearFaults(): void;
+	/** How often each fault rule fired, in the order added. */
+	faultsFired(): number[];
+	hostImage(bytes: Buffer, contentType: string): string;
+	requests: RecordedRequest[];
+	predict(kind: 'detect', bytes: Buffer, options: DetectOptions): DetectResult;
+	predict(kind: 'classify', bytes: Buffer, options: ClassifyOptions): ClassifyResult;
+	predict(kind: PredictionKind, bytes: Buffer, options: DetectOptions | ClassifyOptions): DetectResult | ClassifyResult;
+	close(): Promise<void>;
+}
+
+export const DEFAULT_MODELS = {
+	detect: '3f8e2a6c-5b1d-4c7e-9a2f-6d4b8c1e0f37',
+	classify: '7c2d9e41-0a6b-4f3e-8d15-2b9c6a7e4f08',
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PREDICT_PATH = /^\/predict\/(detect|classify)\/([^/]+)\/$/;
+const IMAGE_PATH = /^\/_test\/images\/([0-9a-f-]+)$/;
+const MAX_BODY_BYTES = 200 * 1024 * 1024;
+const MAX_RECORDED = 5_000;
+const DECODE_CACHE_SIZE = 32;
+
+class HttpAnswer {
+	constructor(
+		readonly status: number,
+		readonly body: unknown,
+	) {}
+}
+
+const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+	const text = JSON.stringify(body);
+	response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+	response.end(text);
+};
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+	const apiKey = options.apiKey ?? `ref-${randomUUID()}`;
+	const models = new Map<string, PredictionKind>([
+		[DEFAULT_MODELS.detect, 'detect'],
+		[DEFAULT_MODELS.classify, 'classify'],
+	]);
+	const faults = new FaultRegistry();
+	const hosted = new Map<string, { bytes: Buffer; contentType: string }>();
+	const decoded = new Map<string, DecodedImage>();
+	const requests: RecordedRequest[] = [];
+	const sockets = new Set<Socket>();
+	let latencyMs = options.latencyMs ?? 0;
+
+	const decodeCached = (bytes: Buffer): DecodedImage => {
+		const key = sha256(bytes);
+		const hit = decoded.get(key);
+		if (hit) return hit;
+		const image = decodeImage(bytes);
+		decoded.set(key, image);
+		if (decoded.size > DECODE_CACHE_SIZE) decoded.delete(decoded.keys().next().value!);
+		return image;
+	};
+
+	/** Predictions are pure functions of image and options; caching keeps the server's own time near zero. */
+	const results = new Map<string, DetectResult | ClassifyResult>();
+	function predict(kind: PredictionKind, bytes: Buffer, opts: DetectOptions | ClassifyOptions): DetectResult | ClassifyResult {
+		const { confidence, annotate, show_prob, stroke_width } = opts as DetectOptions;
+		const key = `${kind}:${sha256(bytes)}:${JSON.stringify([confidence, annotate, show_prob, stroke_width])}`;
+		const hit = results.get(key);
+		if (hit) return hit;
+		const image = decodeCached(bytes);
+		const result = kind === 'detect' ? detect(image, opts as DetectOptions) : classify(image, opts as ClassifyOptions);
+		results.set(key, result);
+		if (results.size > DECODE_CACHE_SIZE) results.delete(results.keys().next().value!);
+		return result;
+	}
+
+	const server = createServer((request, response) => {
+		handle(request, response).catch((error: unknown) => {
+			if (!response.headersSent) json(response, 500, { detail: `reference server error: ${String(error)}` });
+			else response.destroy();
+		});
+	});
+	server.on('connection', (socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+
+	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+		const image = IMAGE_PATH.exec(url.pathname);
+		if (request.method === 'GET' && image) {
+			const file = hosted.get(image[1]);
+			if (!file) return json(response, 404, { detail: 'Not Found' });
+			response.writeHead(200, { 'content-type': file.contentType, 'content-length': file.bytes.length });
+			return void response.end(file.bytes);
+		}
+
+		const route = PREDICT_PATH.exec(url.pathname);
+		const record: RecordedRequest = {
+			method: request.method ?? '',
+			path: url.pathname,
+			kind: route?.[1] as PredictionKind | undefined,
+			modelId: route?.[2],
+			query: Object.fromEntries(url.searchParams),
+			headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)])),
+			body: undefined,
+			status: 0,
+			at: Date.now(),
+		};
+		if (requests.length >= MAX_RECORDED) requests.shift();
+		requests.push(record);
+		const answer = (status: number, body: unknown, headers?: Record<string, string>) => {
+			record.status = status;
+			json(response, status, body, headers);
+		};
+
+		if (!route || request.method !== 'POST') return answer(404, { detail: 'Not Found' });
+		const kind = route[1] as PredictionKind;
+		const modelId = route[2];
+
+		const headerKey = request.headers[API_KEY_HEADER.toLowerCase()];
+		const queryKey = url.searchParams.get(API_KEY_QUERY_PARAMETER);
+		if (headerKey !== apiKey && queryKey !== apiKey) {
+			request.resume();
+			return answer(401, { type: 'error', code: 'unauthorized', status: 401, message: UNAUTHORIZED_MESSAGE, details: [] });
+		}
+
+		const raw = await readBody(request);
+		let body: unknown;
+		let bodyError: ErrorDetail | undefined;
+		if (raw.length === 0) {
+			bodyError = { location: 'body', type: 'value_error.missing', pointer: '/image', message: 'field required' };
+		} else {
+			try {
+				body = JSON.parse(raw.toString('utf8'));
+			} catch {
+				bodyError = { location: 'body', type: 'value_error.jsondecode', pointer: '/', message: 'Expecting value: the body is not valid JSON' };
+			}
+		}
+		record.body = body ?? raw.toString('utf8').slice(0, 200);
+
+		const imageField = (body as { image?: unknown } | undefined)?.image;
+		const fault = faults.take({ kind, modelId, imageSha256: typeof imageField === 'string' ? imageFingerprint(imageField) : undefined });
+		if (fault?.type === 'delay') await delay(fault.ms);
+		if (latencyMs > 0) await delay(latencyMs);
+		if (fault && fault.type !== 'delay' && fault.type !== 'bad-annotated-image' && fault.type !== 'extra-field') {
+			return sendFault(fault, response, record);
+		}
+
+		try {
+			const result = await predictRequest(kind, modelId, body, bodyError);
+			if (fault?.type === 'bad-annotated-image' && 'detections' in result) {
+				return answer(200, { ...result, image: '%%% this is not base64 %%%' });
+			}
+			if (fault?.type === 'extra-field') return answer(200, { ...result, modelVersion: '2026.11' });
+			return answer(200, result);
+		} catch (error) {
+			if (error instanceof HttpAnswer) return answer(error.status, error.body);
+			throw error;
+		}
+	}
+
+	async function predictRequest(kind: PredictionKind, modelId: string, body: unknown, bodyError?: ErrorDetail) {
+		if (kind === 'detect' && !UUID.test(modelId)) {
+			throw new HttpAnswer(400, badRequest([{ location: 'path', type: 'type_error.uuid', pointer: 'model_id', message: 'value is not a valid uuid' }]));
+		}
+		if (models.get(modelId.toLowerCase()) !== kind) throw new HttpAnswer(404, { detail: 'Not Found' });
+		if (bodyError) throw new HttpAnswer(400, badRequest([bodyError]));
+		const schema = kind === 'detect' ? detectRequestSchema : classifyRequestSchema;
+		const parsed = schema.safeParse(body);
+		if (!parsed.success) throw new HttpAnswer(400, badRequest(bodyIssues(parsed.error)));
+		const bytes = await loadImage(parsed.data.image);
+		try {
+			const result = predict(kind, bytes, parsed.data as DetectOptions);
+			return kind === 'detect' ? detectResultSchema.strict().parse(result) : classifyResultSchema.strict().parse(result);
+		} catch (error) {
+			if (error instanceof ImageDecodeError) throw new HttpAnswer(400, badRequest([imageDetail(error.message)]));
+			throw error;
+		}
+	}
+
+	function sendFault(fault: FaultAction, response: ServerResponse, record: RecordedRequest): void {
+		switch (fault.type) {
+			case 'status': {
+				record.status = fault.status;
+				const text = fault.body === undefined ? '' : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
+				const type = typeof fault.body === 'object' ? 'application/json' : 'text/plain';
+				response.writeHead(fault.status, { ...(text ? { 'content-type': type } : {}), 'content-length': Buffer.byteLength(text), ...fault.headers });
+				return void response.end(text);
+			}
+			case 'html': {
+				record.status = fault.status;
+				const page = `<!DOCTYPE html><html><head><title>${fault.status} Bad Gateway</title></head><body><center><h1>${fault.status} Bad Gateway</h1></center><hr><center>nginx</center></body></html>`;
+				response.writeHead(fault.status, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(page) });
+				return void response.end(page);
+			}
+			case 'reset':
+				record.status = -1;
+				response.writeHead(200, { 'content-type': 'application/json', 'content-length': 4096 });
+				response.write('{"detections":[{"label":"red","confid');
+				return void setImmediate(() => response.socket?.destroy());
+			case 'hang':
+				record.status = -2;
+				return;
+			case 'malformed-json': {
+				record.status = 200;
+				const text = '{"detections": [{"label": "red", "confidence": 0.9,, ]';
+				response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+				return void response.end(text);
+			}
+			case 'schema-break':
+				record.status = 200;
+				return json(response, 200, {
+					detections: [{ label: 'red', confidence: 'high', x: 1, y: 2, width: 3, height: 4 }],
+					image: null,
+				});
+			default:
+				throw new Error(`fault ${fault.type} is applied elsewhere`);
+		}
+	}
+
+	async function loadImage(image: string): Promise<Buffer> {
+		if (/^https?:\/\//i.test(image)) {
+			let url: URL;
+			try {
+				url = new URL(image);
+			} catch {
+				throw new HttpAnswer(400, badRequest([imageDetail('invalid image URL', 'value_error.url')]));
+			}
+			if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && !url.hostname.startsWith('127.')) {
+				throw new HttpAnswer(400, badRequest([imageDetail(`could not download the image from ${url.host}`, 'value_error.url.unreachable')]));
+			}
+			const downloaded = await fetch(url, { signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+			if (!downloaded?.ok) {
+				throw new HttpAnswer(400, badRequest([imageDetail(`could not download the image (${downloaded?.status ?? 'no answer'})`, 'value_error.url.unreachable')]));
+			}
+			return Buffer.from(await downloaded.arrayBuffer());
+		}
+		const data = image.replace(/^data:[^,]*?;base64,/i, '').replace(/\s+/g, '');
+		if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data) || data.length % 4 === 1) {
+			throw new HttpAnswer(400, badRequest([imageDetail('image is neither a valid URL nor valid base64', 'value_error.base64')]));
+		}
+		return Buffer.from(data, 'base64');
+	}
+
+	await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+	server.unref();
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+	return {
+		url,
+		apiKey,
+		models: { ...DEFAULT_MODELS },
+		registerModel(kind, id = randomUUID()) {
+			models.set(id.toLowerCase(), kind);
+			return id;
+		},
+		setLatency: (ms) => {
+			latencyMs = ms;
+		},
+		addFault: (rule) => faults.add(rule),
+		clearFaults: () => faults.clear(),
+		faultsFired: () => faults.firedCounts(),
+		hostImage(bytes, contentType) {
+			const id = randomUUID();
+			hosted.set(id, { bytes, contentType });
+			return `${url}/_test/images/${id}`;
+		},
+		requests,
+		predict: predict as ReferenceServer['predict'],
+		close: async () => {
+			for (const socket of sockets) socket.destroy();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+/** A fault's `imageSha256`: of the decoded bytes for base64 images, of the text for URLs. */
+function imageFingerprint(image: string): string {
+	if (/^https?:\/\//i.test(image)) return sha256(image);
+	return sha256(Buffer.from(image.replace(/^data:[^,]*?;base64,/i, ''), 'base64'));
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of request) {
+		size += (chunk as Buffer).length;
+		if (size > MAX_BODY_BYTES) throw new HttpAnswer(413, { detail: 'Request body too large' });
+		chunks.push(chunk as Buffer);
+	}
+	return Buffer.concat(chunks);
+}
