@@ -1,0 +1,43 @@
+/**
+ * `npm run reference-server [-- --port 8787 --api-key KEY --latency 0 --idle-minutes 30]`:
+ * the reference server standalone, on 127.0.0.1. Prints its URL, API key and model ids (and the
+ * same as one JSON line for scripts); stops on Ctrl-C or after the idle time without requests.
+ */
+import { startReferenceServer } from '.';
+
+function flag(name: string, fallback: string): string {
+	const index = process.argv.indexOf(`--${name}`);
+	return index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : fallback;
+}
+
+async function main() {
+	const server = await startReferenceServer({
+		port: Number(flag('port', '0')),
+		apiKey: flag('api-key', 'reference-api-key'),
+		latencyMs: Number(flag('latency', '0')),
+	});
+	const idleMs = Number(flag('idle-minutes', '30')) * 60_000;
+	console.log(`Reference server (prediction API contract) listening on ${server.url}`);
+	console.log(`  API key:               ${server.apiKey}   (header X-API-Key or query api-key)`);
+	console.log(`  detection model id:    ${server.models.detect}`);
+	console.log(`  classification model:  ${server.models.classify}`);
+	console.log(`  stops after ${idleMs / 60_000} idle minutes, or on Ctrl-C`);
+	console.log(JSON.stringify({ url: server.url, apiKey: server.apiKey, models: server.models }));
+
+	const stop = () => void server.close().then(() => process.exit(0));
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+	let lastSeen = 0;
+	let idleSince = Date.now();
+	setInterval(() => {
+		if (server.requests.length !== lastSeen) {
+			lastSeen = server.requests.length;
+			idleSince = Date.now();
+		} else if (Date.now() - idleSince > idleMs) {
+			console.log('idle: stopping');
+			stop();
+		}
+	}, 5_000);
+}
+
+void main();
