@@ -5,7 +5,9 @@
  *                                         named "Upload a photo" putting car.jpg in binary field "Photo"
  *   classify-google-drive-files.json      Google Drive Trigger → Manual Trigger (same name); the
  *                                         "Download file" node → Read File with dog.jpg in "data"
- * Everything after the swapped nodes is the example exactly as a user imports it.
+ * Everything after the swapped nodes is the example exactly as a user imports it. The detect example
+ * runs twice: as shipped (its IF watches "car") and with the IF watching a label the reference
+ * server reports for car.jpg, so both branches, and the notification with its attachment, run.
  */
 import * as fs from 'fs';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
@@ -23,6 +25,7 @@ import {
 	RestClient,
 	swapNodeForFile,
 	useCredentialAndModels,
+	watchLabel,
 	type N8nHome,
 } from './lib';
 
@@ -33,8 +36,8 @@ type DetectResult = { detections: unknown[]; labelsCount: Array<{ label: string;
 describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 	let server: ReferenceServer;
 	let home: N8nHome;
-	let detectId: string;
-	let classifyId: string;
+	let watchedLabel: string;
+	const ids: Record<'detectAsShipped' | 'detectWatching' | 'classify', string> = { detectAsShipped: '', detectWatching: '', classify: '' };
 
 	beforeAll(async () => {
 		server = await startReferenceServer({});
@@ -47,10 +50,17 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 			fixture('car.jpg'),
 			'Photo',
 		);
+		// the reference server's labels are its own; watch one it reports for car.jpg so the
+		// notification branch runs too (the file as shipped watches "car")
+		watchedLabel = (server.predict('detect', CAR, { confidence: 0.5 }) as DetectResult).labelsCount[0].label;
 		let classify = useCredentialAndModels(loadExample('classify-google-drive-files.json'), models);
 		classify = replaceNode(classify, 'New file in folder', manualTrigger('New file in folder'));
 		classify = swapNodeForFile(classify, 'Download file', fixture('dog.jpg'), 'data');
-		[detectId, classifyId] = await home.importWorkflows([detect, classify]);
+		[ids.detectAsShipped, ids.detectWatching, ids.classify] = await home.importWorkflows([
+			detect,
+			{ ...watchLabel(detect, watchedLabel), name: `${detect.name} (watching ${watchedLabel})` },
+			classify,
+		]);
 	});
 
 	afterAll(async () => {
@@ -62,25 +72,36 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 		server.requests.splice(0);
 	});
 
-	it('detect example: Detect → IF car count > 0 → a notification with the annotated photo attached', async () => {
-		const res = await home.execute(detectId);
-		expect(res.error).toBeUndefined();
-		const run = res.run!;
-		const sent = (server.requests[0] as unknown as { body: Record<string, unknown> }).body;
+	const sentOptions = (path: string) => {
+		const sent = server.requests.find((q) => q.path.includes(path))!.body as Record<string, unknown>;
 		const { image: _i, ...options } = sent;
 		void _i;
-		const expected = server.predict('detect', CAR, options) as DetectResult;
+		return options;
+	};
+
+	it.each([
+		['as shipped (watching "car")', 'detectAsShipped' as const, (): string => 'car'],
+		['watching a label the server reports', 'detectWatching' as const, (): string => watchedLabel],
+	])('detect example %s: Detect → IF count > 0 → notification with the annotated photo', async (_what, key, label) => {
+		const res = await home.execute(ids[key]);
+		expect(res.error).toBeUndefined();
+		const run = res.run!;
+		expect(sentOptions('/detect/')).toEqual({ confidence: 0.5, show_prob: true });
+		const expected = server.predict('detect', CAR, sentOptions('/detect/')) as DetectResult;
 		const counts = Object.fromEntries(expected.labelsCount.map((l) => [l.label, l.total]));
 		const [detected] = nodeItems(run, 'Detect objects');
 		expect(detected.json.countsByLabel).toEqual(counts);
-		const carSpotted = (counts.car ?? 0) > 0;
-		expect(nodeItems(run, 'Car spotted?', { output: 0 })).toHaveLength(carSpotted ? 1 : 0);
-		expect(nodeItems(run, 'Car spotted?', { output: 1 })).toHaveLength(carSpotted ? 0 : 1);
-		if (carSpotted) {
+		const spotted = (counts[label()] ?? 0) > 0;
+		if (key === 'detectWatching') expect(spotted).toBe(true);
+		expect(nodeItems(run, 'Car spotted?', { output: 0 })).toHaveLength(spotted ? 1 : 0);
+		expect(nodeItems(run, 'Car spotted?', { output: 1 })).toHaveLength(spotted ? 0 : 1);
+		if (spotted) {
 			const [message] = nodeItems(run, 'Compose notification');
-			expect(message.json.subject).toBe(`${counts.car} car(s) spotted`);
-			expect(message.json.text).toContain(`Found ${expected.detections.length} object(s)`);
+			const summary = expected.labelsCount.map((l) => `${l.total} × ${l.label}`).join(', ');
+			expect(message.json.subject).toBe(`Spotted: ${summary}`);
+			expect(message.json.text).toBe(`Found ${expected.detections.length} object(s): ${summary}. The photo with boxes is attached.`);
 			expect(message.binary!.attachment.fileName).toBe('car.annotated.jpg');
+			expect(message.binary!.attachment.mimeType).toBe('image/jpeg');
 			expect(readBinary(home, message.binary!.attachment).equals(Buffer.from(expected.image!, 'base64'))).toBe(true);
 		} else {
 			expect(nodeItems(run, 'No car')).toHaveLength(1);
@@ -88,12 +109,9 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 	});
 
 	it('classify example: Classify → Switch routes by the category the server gave', async () => {
-		const res = await home.execute(classifyId);
+		const res = await home.execute(ids.classify);
 		expect(res.error).toBeUndefined();
-		const sent = (server.requests.find((q) => (q as unknown as { path: string }).path.includes('/classify/')) as unknown as { body: Record<string, unknown> }).body;
-		const { image: _i, ...options } = sent;
-		void _i;
-		const expected = server.predict('classify', DOG, options) as { category: string };
+		const expected = server.predict('classify', DOG, sentOptions('/classify/')) as { category: string };
 		const [classified] = nodeItems(res.run!, 'Classify image');
 		expect(classified.json.category).toBe(expected.category);
 		const output = expected.category === 'dog' ? 0 : expected.category === 'cat' ? 1 : 2;
