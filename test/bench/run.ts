@@ -1,0 +1,135 @@
+/**
+ * `npm run bench [-- --smoke]`: the node's speed and memory against the reference server on
+ * loopback (the server runs in a child process so only the node is measured). Prints a markdown
+ * table. --smoke runs every benchmark small, to prove they run; targets are read on full runs.
+ */
+import { fork } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+
+import { Agent, request } from 'undici';
+
+import { runNode } from '../harness/execute';
+import type { RemoteServer } from './server-process';
+import { startServerProcess } from './server-process';
+import { compareWithHttpRequestNode } from './versus-http-request';
+
+const smoke = process.argv.includes('--smoke');
+const CAR = readFileSync(join(__dirname, '..', 'fixtures', 'car.jpg'));
+const rows: string[][] = [];
+const row = (...cells: Array<string | number>) => rows.push(cells.map(String));
+const fixed = (value: number, digits = 2) => value.toFixed(digits);
+
+const detectParameters = (server: RemoteServer, options: Record<string, unknown>) => ({
+	operation: 'detect',
+	modelId: server.models.detect,
+	imageSource: 'binary',
+	binaryPropertyName: 'data',
+	options,
+});
+const carItems = (count: number) =>
+	Array.from({ length: count }, () => ({ binary: { data: { bytes: CAR, fileName: 'car.jpg', mimeType: 'image/jpeg' } } }));
+const credentialsOf = (server: RemoteServer) => ({ baseUrl: server.url, apiKey: server.apiKey, sendAs: 'header' as const });
+
+async function throughput(server: RemoteServer) {
+	const count = smoke ? 20 : 200;
+	await runNode({ parameters: detectParameters(server, {}), items: carItems(1), credentials: credentialsOf(server), recordRequests: false });
+	await server.setLatency(100);
+	for (const concurrency of smoke ? [5, 10] : [1, 5, 10, 20]) {
+		const started = performance.now();
+		const { items } = await runNode({
+			parameters: detectParameters(server, { concurrency }),
+			items: carItems(count),
+			credentials: credentialsOf(server),
+			recordRequests: false,
+		});
+		const wall = performance.now() - started;
+		if (items.length !== count || items.some((item) => item.json.error)) throw new Error('throughput run failed');
+		const ideal = (count * 100) / concurrency;
+		row(`1. Throughput, ${count} × car.jpg, 100 ms latency, concurrency ${concurrency}`, `${fixed(wall / 1000)} s`, `ideal ${fixed(ideal / 1000)} s: ${fixed(wall / ideal)} ×`, concurrency === 10 ? '≤ 1.10 × of ideal' : '');
+	}
+	await server.setLatency(0);
+}
+
+/** The same body building and response decoding as the node, with nothing else: undici keep-alive. */
+async function rawLoop(server: RemoteServer, count: number, concurrency: number) {
+	const agent = new Agent({ keepAliveTimeout: 10_000, connections: concurrency });
+	const url = `${server.url}/predict/detect/${server.models.detect}/`;
+	let next = 0;
+	const worker = async () => {
+		while (next < count) {
+			next++;
+			const body = JSON.stringify({ image: CAR.toString('base64') });
+			const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': server.apiKey }, body, dispatcher: agent });
+			const result = JSON.parse(Buffer.from(await response.body.arrayBuffer()).toString('utf8')) as { image: string | null };
+			if (result.image) Buffer.from(result.image, 'base64');
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, worker));
+	await agent.close();
+}
+
+const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+
+async function overhead(server: RemoteServer) {
+	const count = smoke ? 100 : 1000;
+	const concurrency = 10;
+	await rawLoop(server, 20, concurrency);
+	let usage = process.cpuUsage();
+	await rawLoop(server, count, concurrency);
+	const raw = cpuMs(process.cpuUsage(usage)) / count;
+	usage = process.cpuUsage();
+	const { items } = await runNode({
+		parameters: detectParameters(server, { concurrency }),
+		items: carItems(count),
+		credentials: credentialsOf(server),
+		recordRequests: false,
+	});
+	const node = cpuMs(process.cpuUsage(usage)) / count;
+	if (items.length !== count) throw new Error('overhead run lost items');
+	row(`3. CPU per item, ${count} items, latency 0`, `node ${fixed(node)} ms`, `raw undici ${fixed(raw)} ms: ${fixed(node / raw)} ×`, '≤ 2 ×');
+}
+
+async function memoryChild(server: RemoteServer, mode: 'image' | 'soak', amount: number) {
+	const child = fork(join(__dirname, 'memory-child.ts'), [mode, server.url, server.apiKey, server.models.detect, String(amount)], {
+		execArgv: ['--expose-gc', '-r', 'ts-node/register/transpile-only'],
+		stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+	});
+	let output = '';
+	child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	const code = await new Promise((resolve) => child.on('exit', resolve));
+	if (code !== 0) throw new Error(`memory benchmark ${mode} ${amount} failed`);
+	return JSON.parse(output.trim().split('\n').pop()!);
+}
+
+async function memory(server: RemoteServer) {
+	for (const megabytes of smoke ? [1] : [1, 10, 25]) {
+		const result = (await memoryChild(server, 'image', megabytes)) as { imageMb: number; growthMb: number; ratio: number };
+		row(`4. Peak RSS growth, detect + annotate, ${fixed(result.imageMb, 1)} MB PNG`, `${fixed(result.growthMb, 1)} MB`, `${fixed(result.ratio)} × the image`, '≤ 4 ×');
+	}
+	const soak = (await memoryChild(server, 'soak', smoke ? 200 : 2000)) as { items: number; startMb: number; endMb: number; maxMb: number };
+	row(`4. Soak, ${soak.items} items in executions of 100`, `RSS ${fixed(soak.startMb, 0)} → ${fixed(soak.endMb, 0)} MB`, `max ${fixed(soak.maxMb, 0)} MB`, 'no growth beyond noise');
+}
+
+async function main() {
+	const server = await startServerProcess();
+	try {
+		await throughput(server);
+		await overhead(server);
+		await memory(server);
+		for (const result of await compareWithHttpRequestNode(smoke)) row(...result);
+	} finally {
+		await server.close();
+	}
+	const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${fixed(totalmem() / 1024 ** 3, 0)} GiB, Node ${process.version}`;
+	console.log(`\nBenchmarks${smoke ? ' (smoke: small sizes, targets not applicable)' : ''} — ${machine}\n`);
+	console.log('| Benchmark | Result | Compared | Target |');
+	console.log('|---|---|---|---|');
+	for (const cells of rows) console.log(`| ${cells.join(' | ')} |`);
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});
