@@ -165,13 +165,15 @@ async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefine
 	for (const [key, value] of Object.entries(options.qs ?? {})) url.searchParams.set(key, String(value));
 	const headers: Record<string, string> = { 'user-agent': 'n8n' };
 	for (const [key, value] of Object.entries(options.headers ?? {})) headers[key.toLowerCase()] = String(value);
-	let body: string | undefined;
-	if (options.body !== undefined && !(typeof options.body === 'object' && options.body !== null && Object.keys(options.body).length === 0)) {
+	let body: string | Buffer | undefined;
+	if (Buffer.isBuffer(options.body)) {
+		body = options.body;
+	} else if (options.body !== undefined && !(typeof options.body === 'object' && options.body !== null && Object.keys(options.body).length === 0)) {
 		body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
 		headers['content-type'] ??= 'application/json';
 	}
 	if (options.json) headers.accept ??= 'application/json';
-	sent?.push({ method: options.method ?? 'GET', url: url.toString(), headers, body: body && JSON.parse(body) });
+	sent?.push({ method: options.method ?? 'GET', url: url.toString(), headers, body: body && JSON.parse(body.toString()) });
 
 	const timeout = options.timeout ? AbortSignal.timeout(options.timeout) : undefined;
 	const signals = [timeout, cancel].filter((signal): signal is AbortSignal => signal !== undefined);

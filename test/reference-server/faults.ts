@@ -36,6 +36,11 @@ export class FaultRegistry {
 		this.rules.push({ ...rule, fired: 0 });
 	}
 
+	/** Whether any rule needs the image's fingerprint (computing it costs a decode and a hash). */
+	matchesOnImage(): boolean {
+		return this.rules.some((rule) => rule.match?.imageSha256 !== undefined);
+	}
+
 	clear(): void {
 		this.rules = [];
 	}

@@ -25,6 +25,7 @@ import type { DecodedImage } from './image-codec';
 import { ImageDecodeError, decodeImage } from './image-codec';
 import type { ClassifyOptions, DetectOptions } from './predict';
 import { classify, detect } from './predict';
+import { decodeBase64 } from '../../nodes/ImageInference/helpers/base64';
 import { badRequest, bodyIssues, imageDetail } from './validation';
 
 export type { FaultAction, FaultRule } from './faults';
@@ -85,8 +86,15 @@ class HttpAnswer {
 	) {}
 }
 
+/** Serialized results, so a repeated prediction costs no re-serialization of its image. */
+const serialized = new WeakMap<object, string>();
+
 const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-	const text = JSON.stringify(body);
+	let text = typeof body === 'object' && body !== null ? serialized.get(body) : undefined;
+	if (text === undefined) {
+		text = JSON.stringify(body);
+		if (typeof body === 'object' && body !== null) serialized.set(body, text);
+	}
 	response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
 	response.end(text);
 };
@@ -124,7 +132,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		const hit = results.get(key);
 		if (hit) return hit;
 		const image = decodeCached(bytes);
-		const result = kind === 'detect' ? detect(image, opts as DetectOptions) : classify(image, opts as ClassifyOptions);
+		const result =
+			kind === 'detect'
+				? detectResultSchema.strict().parse(detect(image, opts as DetectOptions))
+				: classifyResultSchema.strict().parse(classify(image, opts as ClassifyOptions));
 		results.set(key, result);
 		if (results.size > DECODE_CACHE_SIZE) results.delete(results.keys().next().value!);
 		return result;
@@ -196,7 +207,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		record.body = body ?? raw.toString('utf8').slice(0, 200);
 
 		const imageField = (body as { image?: unknown } | undefined)?.image;
-		const fault = faults.take({ kind, modelId, imageSha256: typeof imageField === 'string' ? imageFingerprint(imageField) : undefined });
+		const fingerprint = typeof imageField === 'string' && faults.matchesOnImage() ? imageFingerprint(imageField) : undefined;
+		const fault = faults.take({ kind, modelId, imageSha256: fingerprint });
 		if (fault?.type === 'delay') await delay(fault.ms);
 		if (latencyMs > 0) await delay(latencyMs);
 		if (fault && fault.type !== 'delay' && fault.type !== 'bad-annotated-image' && fault.type !== 'extra-field') {
@@ -227,8 +239,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		if (!parsed.success) throw new HttpAnswer(400, badRequest(bodyIssues(parsed.error)));
 		const bytes = await loadImage(parsed.data.image);
 		try {
-			const result = predict(kind, bytes, parsed.data as DetectOptions);
-			return kind === 'detect' ? detectResultSchema.strict().parse(result) : classifyResultSchema.strict().parse(result);
+			return predict(kind, bytes, parsed.data as DetectOptions);
 		} catch (error) {
 			if (error instanceof ImageDecodeError) throw new HttpAnswer(400, badRequest([imageDetail(error.message)]));
 			throw error;
@@ -292,11 +303,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 			}
 			return Buffer.from(await downloaded.arrayBuffer());
 		}
-		const data = image.replace(/^data:[^,]*?;base64,/i, '').replace(/\s+/g, '');
-		if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data) || data.length % 4 === 1) {
-			throw new HttpAnswer(400, badRequest([imageDetail('image is neither a valid URL nor valid base64', 'value_error.base64')]));
-		}
-		return Buffer.from(data, 'base64');
+		const bytes = decodeBase64(image);
+		if (!bytes) throw new HttpAnswer(400, badRequest([imageDetail('image is neither a valid URL nor valid base64', 'value_error.base64')]));
+		return bytes;
 	}
 
 	await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -334,7 +343,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 /** A fault's `imageSha256`: of the decoded bytes for base64 images, of the text for URLs. */
 function imageFingerprint(image: string): string {
 	if (/^https?:\/\//i.test(image)) return sha256(image);
-	return sha256(Buffer.from(image.replace(/^data:[^,]*?;base64,/i, ''), 'base64'));
+	return sha256(decodeBase64(image) ?? image);
 }
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {

@@ -7,6 +7,7 @@ import { describeIssues } from '../contract';
 import type { ResolvedImage } from '../helpers/imageInput';
 import { resolveImage } from '../helpers/imageInput';
 import { requestPrediction } from '../transport';
+import { jsonBody } from '../transport/body';
 import type { ExecutionContext, ItemPlan } from './types';
 
 /**
@@ -20,17 +21,23 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 	endpoint: { kind: PredictionKind; requestSchema: z.ZodTypeAny; resultSchema: TSchema },
 ): Promise<{ result: z.infer<TSchema>; image: ResolvedImage; attempts: number }> {
 	const image = await resolveImage.call(this, plan.itemIndex, plan.image);
-	const body = endpoint.requestSchema.safeParse({ image: image.image, ...plan.fields });
-	if (!body.success) {
-		throw new NodeOperationError(this.getNode(), `The request is not valid: ${describeIssues(body.error)}`, {
+	// A file's base64 is written straight into the body; the check sees a stand-in of its type.
+	const checked = endpoint.requestSchema.safeParse({
+		image: typeof image.image === 'string' ? image.image : 'base64',
+		...plan.fields,
+	});
+	if (!checked.success) {
+		throw new NodeOperationError(this.getNode(), `The request is not valid: ${describeIssues(checked.error)}`, {
 			itemIndex: plan.itemIndex,
 		});
 	}
+	const fields: Record<string, unknown> = { ...(checked.data as object) };
+	delete fields.image;
 	const { result, attempts } = await requestPrediction.call(this, {
 		itemIndex: plan.itemIndex,
 		kind: endpoint.kind,
 		modelId: plan.modelId,
-		body: body.data as object,
+		body: jsonBody(image.image, fields),
 		resultSchema: endpoint.resultSchema,
 		settings: context.settings,
 		redact: context.redact,

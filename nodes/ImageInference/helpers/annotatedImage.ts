@@ -1,9 +1,8 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { decodeBase64 } from './base64';
 import { sniffImageType } from './imageType';
-
-const STRICT_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** `street.jpg` + jpeg -> `street.annotated.jpg`; the extension follows the returned bytes. */
 export function annotatedFileName(inputFileName: string, extension: string): string {
@@ -19,8 +18,7 @@ export async function toAnnotatedBinary(
 	inputFileName: string,
 	attempts: number,
 ): Promise<IBinaryData> {
-	const data = base64.replace(/^data:[^,]*?;base64,/i, '').replace(/\s+/g, '');
-	const bytes = STRICT_BASE64.test(data) && data.length % 4 !== 1 ? Buffer.from(data, 'base64') : undefined;
+	const bytes = decodeBase64(base64);
 	const type = bytes && bytes.length > 0 ? sniffImageType(bytes) : undefined;
 	if (!bytes || !type) {
 		throw new NodeApiError(

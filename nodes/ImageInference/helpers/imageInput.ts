@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { decodeBase64, normalizeBase64 } from './base64';
 import { readFieldName, truncate } from './parameters';
 import { SUPPORTED_IMAGE_FORMATS, sniffImageType } from './imageType';
 
@@ -10,14 +11,14 @@ export type ImageInput =
 	| { source: 'url'; url: string }
 	| { source: 'base64'; data: string };
 
-/** What the request's `image` carries, plus the name to derive output file names from. */
+/**
+ * What the request's `image` carries: the file's bytes (sent base64-encoded) or the text the
+ * user gave (a URL or base64); plus the name to derive output file names from.
+ */
 export interface ResolvedImage {
-	image: string;
+	image: Buffer | string;
 	fileName: string;
 }
-
-const DATA_URL_PREFIX = /^data:[^,]*?;base64,/i;
-const BASE64_BODY = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** Reads and checks where the item's image comes from; a binary file is opened to check it is an image. */
 export async function readImageInput(this: IExecuteFunctions, itemIndex: number): Promise<ImageInput> {
@@ -69,7 +70,7 @@ function readImageUrl(this: IExecuteFunctions, itemIndex: number): string {
 
 function readBase64Image(this: IExecuteFunctions, itemIndex: number): string {
 	const raw = this.getNodeParameter('imageBase64', itemIndex, '');
-	const data = (typeof raw === 'string' ? raw : '').trim().replace(DATA_URL_PREFIX, '').replace(/\s+/g, '');
+	const data = normalizeBase64(typeof raw === 'string' ? raw : '');
 	const fail = (message: string) =>
 		new NodeOperationError(this.getNode(), message, {
 			itemIndex,
@@ -77,11 +78,9 @@ function readBase64Image(this: IExecuteFunctions, itemIndex: number): string {
 				'Pass the image’s base64 text; a "data:image/…;base64," prefix and line breaks are fine. For a file from a previous node, use the Binary File image source.',
 		});
 	if (data === '') throw fail('Base64 Image is empty');
-	if (!BASE64_BODY.test(data) || data.length % 4 === 1) {
-		throw fail('Base64 Image is not valid base64');
-	}
-	const head = Buffer.from(data.slice(0, 64), 'base64');
-	if (!sniffImageType(head)) {
+	const bytes = decodeBase64(data);
+	if (!bytes) throw fail('Base64 Image is not valid base64');
+	if (!sniffImageType(bytes)) {
 		throw fail(`Base64 Image does not decode to an image (${SUPPORTED_IMAGE_FORMATS})`);
 	}
 	return data;
@@ -100,7 +99,7 @@ export async function resolveImage(
 		return { image: input.data, fileName: 'image' };
 	}
 	const { bytes, fileName } = await readImageFile.call(this, itemIndex, input.field);
-	return { image: bytes.toString('base64'), fileName };
+	return { image: bytes, fileName };
 }
 
 async function readImageFile(

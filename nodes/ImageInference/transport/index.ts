@@ -21,7 +21,8 @@ export interface PredictionCall<TSchema extends z.ZodTypeAny> {
 	itemIndex: number;
 	kind: PredictionKind;
 	modelId: string;
-	body: object;
+	/** The JSON body's bytes; released once an answer arrives so a large one is decoded alone. */
+	body?: Buffer;
 	resultSchema: TSchema;
 	settings: RequestSettings;
 	redact: Redact;
@@ -65,7 +66,7 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		method: 'POST',
 		url: predictPath(call.kind, call.modelId),
 		headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-		body: call.body as IHttpRequestOptions['body'],
+		body: call.body,
 		json: false,
 		encoding: 'arraybuffer',
 		returnFullResponse: true,
@@ -84,8 +85,10 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		return { ok: false, failure: describeNetworkFailure(error, { timeoutMs: call.settings.timeoutMs, host: call.serviceUrl }) };
 	}
 
-	const text = bodyText(response.body);
 	const status = response.statusCode;
+	const text = bodyText(response.body);
+	response.body = undefined;
+	if (status >= 200 && status <= 299) call.body = undefined;
 	if (status < 200 || status > 299) {
 		return {
 			ok: false,
