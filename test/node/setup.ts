@@ -24,6 +24,9 @@ export function useServer(options: { apiKey?: string } = {}) {
 	const state: { server?: ReferenceServer } = {};
 	beforeAll(async () => {
 		state.server = await startReferenceServer(options);
+		// the first prediction of an image decodes and draws it; do that before tests time anything
+		state.server.predict('detect', CAR, {});
+		state.server.predict('classify', DOG, {});
 	});
 	afterAll(async () => {
 		await state.server?.close();
