@@ -134,8 +134,6 @@ export class N8nHome {
 			N8N_AI_ENABLED: 'false',
 			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 			N8N_RESTRICT_FILE_ACCESS_TO: access,
-			// 1.x only converts community nodes with usableAsTool into tools when this is on; 2.x ignores it
-			N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
 			N8N_LOG_LEVEL: 'info',
 			N8N_LOG_OUTPUT: 'console',
 			N8N_LOG_FORMAT: 'json',
