@@ -16,7 +16,8 @@
  *                                  minus those matching one of `ignore` (RegExp on the text/url)
  *     close()
  *   }
- *   loginToN8n(page, baseUrl, {email, password}): Promise<void>   the sign-in form, as a user does it
+ *   loginToN8n(page, baseUrl, {email, password}, {redirect?}): Promise<void>   the sign-in form, as a
+ *                                  user does it; `redirect` (a path) is where n8n goes after sign-in
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -113,8 +114,14 @@ export async function launchBrowser(
 	return session;
 }
 
-export async function loginToN8n(page: Page, baseUrl: string, owner: { email: string; password: string }): Promise<void> {
-	await page.goto(`${baseUrl}/signin`, { waitUntil: 'domcontentloaded' });
+export async function loginToN8n(
+	page: Page,
+	baseUrl: string,
+	owner: { email: string; password: string },
+	o: { redirect?: string } = {},
+): Promise<void> {
+	const query = o.redirect ? `?redirect=${encodeURIComponent(o.redirect)}` : '';
+	await page.goto(`${baseUrl}/signin${query}`, { waitUntil: 'domcontentloaded' });
 	const email = page.locator('input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]').first();
 	await email.waitFor({ state: 'visible', timeout: 60_000 });
 	await email.fill(owner.email);

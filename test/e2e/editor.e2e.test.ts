@@ -1,0 +1,224 @@
+/**
+ * The node in n8n's editor, in a real browser: Debian's Chromium driven by playwright-core
+ * (test/e2e/setup-machine.sh installs it; no browser is ever downloaded). `n8n start` with the
+ * packed package installed, the owner set up headlessly over REST, then a user's path: sign in
+ * through the form, open a workflow holding the node, double-click the node and use its panel.
+ *
+ * Asserts that the operation and image-source switches offer what they should and show/hide their
+ * fields as designed, that the detect-only options are offered only for Detect, that the
+ * credential type "Image Inference API" is offered with its fields, and that nothing errors in the
+ * browser console while the panel is used. Saves docs/node-detect.png and docs/node-classify.png.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { createN8nHome, imageInferenceCredential, OWNER, repoRoot, RestClient, type N8nHome, type N8nServer, type WorkflowJson } from './lib';
+import { launchBrowser, loginToN8n, type BrowserSession } from './lib/browser';
+import type { Locator, Page } from 'playwright-core';
+
+const WORKFLOW = JSON.parse(
+	fs.readFileSync(path.join(__dirname, 'workflows', 'editor-image-inference.json'), 'utf8'),
+) as WorkflowJson;
+const CREDENTIAL_ID = 'editorImgInfCred1';
+const DOCS = path.join(repoRoot, 'docs');
+
+/**
+ * Browser noise while the editor loads (before the node panel is opened), all from n8n's own
+ * frontend and none about this package:
+ *  - GET /rest/login → 401: the editor asks "who am I?" before the sign-in form is submitted.
+ *  - "injectNDVStore() was accessed without an active workflow document store": n8n 2.40.7's
+ *    NodeView logs it once when it opens a workflow right after sign-in (the ?redirect= path); it
+ *    shows up just the same for a workflow holding only core nodes (Manual Trigger + No Op).
+ * Nothing is ignored once the node panel is open.
+ */
+const LOAD_NOISE: RegExp[] = [
+	/^console\.error: Failed to load resource: the server responded with a status of 401 \(Unauthorized\) \(http:\/\/127\.0\.0\.1:\d+\/rest\/login\)$/,
+	/^request GET http:\/\/127\.0\.0\.1:\d+\/rest\/login HTTP 401$/,
+	/^console\.error: Error: injectNDVStore\(\) was accessed without an active workflow document store/,
+];
+const ABOUT_THIS_PACKAGE = /image-?inference/i;
+
+const DETECT_OPTIONS = [
+	'Annotate Image',
+	'Box Stroke Width',
+	'Confidence Threshold',
+	'Concurrency',
+	'Retries',
+	'Timeout (Ms)',
+	'Put Annotated Image in Field',
+	'Show Confidence on Boxes',
+];
+const CLASSIFY_OPTIONS = ['Confidence Threshold', 'Concurrency', 'Retries', 'Timeout (Ms)'];
+const SOURCE_FIELDS = ['binaryPropertyName', 'imageUrl', 'imageBase64'];
+
+describe('Image Inference in the n8n editor (Chromium)', () => {
+	let home: N8nHome;
+	let server: N8nServer;
+	let browser: BrowserSession;
+	let page: Page;
+
+	beforeAll(async () => {
+		home = await createN8nHome();
+		await home.importCredentials(
+			// never called here: the editor only lists and shows it
+			imageInferenceCredential(CREDENTIAL_ID, { baseUrl: 'http://127.0.0.1:9', apiKey: 'editor-e2e-key' }, 'Image Inference account'),
+		);
+		await home.importWorkflows(WORKFLOW);
+		server = await home.start();
+		await RestClient.setupOwner(server.url);
+		browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
+		page = browser.page;
+	}, 240_000);
+
+	afterAll(async () => {
+		await browser?.close();
+		await home?.dispose();
+	});
+
+	const panel = () => page.locator('[data-test-id="node-parameters"]');
+
+	/** Names of the node parameters the panel shows right now (data-test-id="parameter-input-<name>"). */
+	async function visibleParameters(): Promise<string[]> {
+		const inputs = panel().locator('[data-test-id^="parameter-input-"]:visible');
+		const ids = await inputs.evaluateAll((els) => els.map((e) => e.getAttribute('data-test-id') ?? ''));
+		return ids.map((id) => id.replace(/^parameter-input-/, '')).filter((n) => n && n !== 'field');
+	}
+
+	/** Opens a select and returns the first line (the name) of each option it offers. */
+	async function openSelect(trigger: Locator): Promise<string[]> {
+		await noOpenSelect();
+		await trigger.click();
+		const items = page.locator('.el-select-dropdown__item:visible');
+		await items.first().waitFor({ state: 'visible' });
+		return (await items.allInnerTexts()).map((t) => t.split('\n')[0].trim());
+	}
+
+	/** Waits until no select shows options any more (they fade out after a choice or Escape). */
+	async function noOpenSelect(): Promise<void> {
+		const items = page.locator('.el-select-dropdown__item:visible');
+		for (let i = 0; i < 50 && (await items.count()) > 0; i++) await page.waitForTimeout(100);
+		expect(await items.count()).toBe(0);
+	}
+
+	async function closeSelect(): Promise<void> {
+		await page.keyboard.press('Escape');
+		await noOpenSelect();
+	}
+
+	async function choose(parameter: string, option: string): Promise<string[]> {
+		const offered = await openSelect(panel().locator(`[data-test-id="parameter-input-${parameter}"] input`));
+		await page.locator('.el-select-dropdown__item:visible').filter({ hasText: option }).first().click();
+		await noOpenSelect();
+		await expectValue(parameter, option);
+		return offered;
+	}
+
+	async function expectValue(parameter: string, shown: string): Promise<void> {
+		const input = panel().locator(`[data-test-id="parameter-input-${parameter}"] input`);
+		await input.waitFor({ state: 'visible' });
+		for (let i = 0; i < 40 && (await input.inputValue()) !== shown; i++) await page.waitForTimeout(100);
+		expect(await input.inputValue()).toBe(shown);
+	}
+
+	async function expectSourceFields(source: string, shown: string): Promise<void> {
+		await choose('imageSource', source);
+		const visible = await visibleParameters();
+		expect(SOURCE_FIELDS.filter((f) => visible.includes(f))).toEqual([shown]);
+	}
+
+	async function addOptions(): Promise<string[]> {
+		const offered = await openSelect(panel().locator('[data-test-id="collection-parameter-add"] input'));
+		await closeSelect();
+		return offered;
+	}
+
+	async function addOption(name: string): Promise<void> {
+		await openSelect(panel().locator('[data-test-id="collection-parameter-add"] input'));
+		await page.locator('.el-select-dropdown__item:visible').filter({ hasText: name }).first().click();
+		await noOpenSelect();
+		await panel().locator('label').filter({ hasText: name }).first().waitFor({ state: 'visible' });
+	}
+
+	it('shows the node panel as designed, offers its credential, and logs no errors', async () => {
+		const started = Date.now();
+		await loginToN8n(page, server.url, OWNER, { redirect: `/workflow/${WORKFLOW.id}` });
+		const node = page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Image Inference' });
+		await node.waitFor({ state: 'visible', timeout: 60_000 });
+		await expect(node.innerText()).resolves.toContain('Detect Objects'); // the subtitle
+
+		const loadProblems = browser.problems();
+		const loadUnexpected = browser.problems(LOAD_NOISE);
+		expect(loadProblems.filter((p) => ABOUT_THIS_PACKAGE.test(p))).toEqual([]);
+		expect(loadUnexpected).toEqual([]);
+		const loadIgnored = loadProblems.length;
+		browser.console.length = 0;
+		browser.pageErrors.length = 0;
+		browser.failedRequests.length = 0;
+
+		// --- the panel, Detect ---
+		await node.dblclick();
+		await panel().waitFor({ state: 'visible' });
+		await expectValue('operation', 'Detect Objects');
+		expect(await visibleParameters()).toEqual(['operation', 'modelId', 'imageSource', 'binaryPropertyName']);
+
+		const operations = await openSelect(panel().locator('[data-test-id="parameter-input-operation"] input'));
+		expect(operations).toEqual(['Detect Objects', 'Classify Image']);
+		await closeSelect();
+
+		const sources = await openSelect(panel().locator('[data-test-id="parameter-input-imageSource"] input'));
+		expect(sources).toEqual(['Binary File', 'URL', 'Base64']);
+		await closeSelect();
+		await expectSourceFields('URL', 'imageUrl');
+		await expectSourceFields('Base64', 'imageBase64');
+		await expectSourceFields('Binary File', 'binaryPropertyName');
+
+		expect(await addOptions()).toEqual(DETECT_OPTIONS);
+
+		// the credential: the imported one is listed under its type, and a new one is of that type
+		const creds = panel().locator('[data-test-id="node-credentials-select"]');
+		await creds.locator('input').click();
+		const credItem = page.locator(`[data-test-id="node-credentials-select-item-${CREDENTIAL_ID}"]:visible`);
+		await credItem.waitFor({ state: 'visible' });
+		expect(await credItem.innerText()).toMatch(/Image Inference account\s+Image Inference API/);
+		await page.locator('[data-test-id="node-credentials-select-item-new"]:visible').click();
+		const modal = page.locator('[data-test-id="editCredential-modal"]');
+		await modal.waitFor({ state: 'visible' });
+		const modalText = await modal.innerText();
+		expect(modalText).toContain('Image Inference API');
+		for (const field of ['Base URL', 'API Key', 'Send API Key As']) expect(modalText).toContain(field);
+		await modal.locator('.el-dialog__headerbtn, [aria-label="Close"], .el-dialog__close').first().click();
+		await modal.waitFor({ state: 'hidden' });
+
+		await addOption('Annotate Image');
+		await addOption('Confidence Threshold');
+		fs.mkdirSync(DOCS, { recursive: true });
+		await page.mouse.move(0, 0);
+		await page.screenshot({ path: path.join(DOCS, 'node-detect.png') });
+
+		// --- the panel, Classify ---
+		await choose('operation', 'Classify Image');
+		expect(await visibleParameters()).toEqual(['operation', 'modelId', 'imageSource', 'binaryPropertyName']);
+		const classifyOptions = await addOptions();
+		expect(classifyOptions).toEqual(CLASSIFY_OPTIONS);
+		expect(classifyOptions).not.toContain('Annotate Image');
+		await expectSourceFields('URL', 'imageUrl');
+		await expectSourceFields('Base64', 'imageBase64');
+		await expectSourceFields('Binary File', 'binaryPropertyName');
+		await addOption('Confidence Threshold');
+		await page.mouse.move(0, 0);
+		await page.screenshot({ path: path.join(DOCS, 'node-classify.png') });
+
+		// back on the canvas the subtitle follows the operation
+		await page.locator('[data-test-id="ndv-close-button"]').click();
+		await panel().waitFor({ state: 'hidden' });
+		await expect(node.innerText()).resolves.toContain('Classify Image');
+
+		const warnings = browser.console.filter((c) => c.type === 'warning' && ABOUT_THIS_PACKAGE.test(c.text));
+		expect(browser.problems()).toEqual([]);
+		process.stdout.write(
+			`[editor e2e] panel checked in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
+				`${loadIgnored} known n8n load-time messages ignored; ${warnings.length} console warnings about the package; ` +
+				`screenshots docs/node-detect.png, docs/node-classify.png\n`,
+		);
+		expect(warnings).toEqual([]);
+	}, 180_000);
+});
