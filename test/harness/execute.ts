@@ -2,7 +2,8 @@
  * Runs the node's execute() outside n8n with real HTTP: a small IExecuteFunctions whose
  * httpRequestWithAuthentication applies the credential's own authenticate() and sends with
  * undici, following n8n's httpRequest semantics for the options the node uses (baseURL + url,
- * qs, JSON body, timeout, returnFullResponse, ignoreHttpStatusErrors, encoding arraybuffer).
+ * qs, JSON or Buffer body, timeout, returnFullResponse, ignoreHttpStatusErrors, encoding
+ * arraybuffer or stream).
  * Binary data lives in a store keyed by id, like n8n's filesystem mode: `.data` holds no bytes.
  */
 import { randomUUID } from 'node:crypto';
@@ -185,8 +186,12 @@ async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefine
 			dispatcher: agent,
 			signal: signals.length ? AbortSignal.any(signals) : undefined,
 		});
-		const bytes = Buffer.from(await response.body.arrayBuffer());
 		const ok = response.statusCode >= 200 && response.statusCode < 300;
+		if (options.encoding === 'stream' && (ok || options.ignoreHttpStatusErrors)) {
+			const full = { body: response.body, headers: response.headers, statusCode: response.statusCode, statusMessage: '' };
+			return options.returnFullResponse ? full : response.body;
+		}
+		const bytes = Buffer.from(await response.body.arrayBuffer());
 		if (!ok && !options.ignoreHttpStatusErrors) {
 			throw Object.assign(new Error(`Request failed with status code ${response.statusCode}`), {
 				response: { status: response.statusCode, data: bytes.toString('utf8') },

@@ -83,21 +83,14 @@ export async function execute(
 	plan: ItemPlan<DetectFields>,
 	context: ExecutionContext,
 ): Promise<INodeExecutionData> {
-	const { result, image, attempts } = await predict.call(this, { ...plan, fields: plan.fields.request }, context, {
+	const { result, fileName, attempts, liftedImage } = await predict.call(this, { ...plan, fields: plan.fields.request }, context, {
 		kind: 'detect',
 		requestSchema: detectRequestSchema,
 		resultSchema: detectResultSchema,
 	});
 	const binary: IBinaryKeyData = { ...(this.getInputData()[plan.itemIndex].binary ?? {}) };
-	if (result.image !== null) {
-		binary[plan.fields.annotatedImageField] = await toAnnotatedBinary.call(
-			this,
-			plan.itemIndex,
-			result.image,
-			image.fileName,
-			attempts,
-		);
-	}
+	const annotated = await toAnnotatedBinary.call(this, plan.itemIndex, result.image, liftedImage, fileName, attempts);
+	if (annotated) binary[plan.fields.annotatedImageField] = annotated;
 	return {
 		json: summarize(result),
 		...(Object.keys(binary).length ? { binary } : {}),

@@ -4,10 +4,10 @@ import type { z } from 'zod';
 
 import type { PredictionKind } from '../contract';
 import { describeIssues } from '../contract';
-import type { ResolvedImage } from '../helpers/imageInput';
 import { resolveImage } from '../helpers/imageInput';
 import { requestPrediction } from '../transport';
 import { jsonBody } from '../transport/body';
+import type { LiftedImage } from '../transport/liftImage';
 import type { ExecutionContext, ItemPlan } from './types';
 
 /**
@@ -19,13 +19,30 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 	plan: ItemPlan<TFields>,
 	context: ExecutionContext,
 	endpoint: { kind: PredictionKind; requestSchema: z.ZodTypeAny; resultSchema: TSchema },
-): Promise<{ result: z.infer<TSchema>; image: ResolvedImage; attempts: number }> {
-	const image = await resolveImage.call(this, plan.itemIndex, plan.image);
-	// A file's base64 is written straight into the body; the check sees a stand-in of its type.
-	const checked = endpoint.requestSchema.safeParse({
-		image: typeof image.image === 'string' ? image.image : 'base64',
-		...plan.fields,
+): Promise<{ result: z.infer<TSchema>; fileName: string; attempts: number; liftedImage?: LiftedImage }> {
+	const { body, fileName } = await requestBody.call(this, plan, endpoint.requestSchema);
+	const prediction = await requestPrediction.call(this, {
+		itemIndex: plan.itemIndex,
+		kind: endpoint.kind,
+		modelId: plan.modelId,
+		body,
+		resultSchema: endpoint.resultSchema,
+		settings: context.settings,
+		redact: context.redact,
+		serviceUrl: context.serviceUrl,
 	});
+	return { result: prediction.result, fileName, attempts: prediction.attempts, liftedImage: prediction.image };
+}
+
+/** The JSON body's bytes; the image file itself is not kept once its base64 is in the body. */
+async function requestBody<TFields extends object>(
+	this: IExecuteFunctions,
+	plan: ItemPlan<TFields>,
+	requestSchema: z.ZodTypeAny,
+): Promise<{ body: Buffer; fileName: string }> {
+	const { image, fileName } = await resolveImage.call(this, plan.itemIndex, plan.image);
+	// A file's base64 is written straight into the body; the check sees a stand-in of its type.
+	const checked = requestSchema.safeParse({ image: typeof image === 'string' ? image : 'base64', ...plan.fields });
 	if (!checked.success) {
 		throw new NodeOperationError(this.getNode(), `The request is not valid: ${describeIssues(checked.error)}`, {
 			itemIndex: plan.itemIndex,
@@ -33,15 +50,5 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 	}
 	const fields: Record<string, unknown> = { ...(checked.data as object) };
 	delete fields.image;
-	const { result, attempts } = await requestPrediction.call(this, {
-		itemIndex: plan.itemIndex,
-		kind: endpoint.kind,
-		modelId: plan.modelId,
-		body: jsonBody(image.image, fields),
-		resultSchema: endpoint.resultSchema,
-		settings: context.settings,
-		redact: context.redact,
-		serviceUrl: context.serviceUrl,
-	});
-	return { result, image, attempts };
+	return { body: jsonBody(image, fields), fileName };
 }

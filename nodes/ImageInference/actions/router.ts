@@ -56,7 +56,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		serviceUrl: normalizeBaseUrl(credentials.baseUrl),
 	};
 
-	await runInOrder(ready, settings.concurrency, this.getExecutionCancelSignal?.(), async (plan) => {
+	const signal = this.getExecutionCancelSignal?.();
+	await runInOrder(ready, settings.concurrency, signal, async (plan) => {
 		try {
 			output[plan.itemIndex] = await operation.execute.call(this, plan, context);
 		} catch (error) {
@@ -64,6 +65,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			output[plan.itemIndex] = errorItem(error, plan.itemIndex);
 		}
 	});
+	if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
 	return [output];
 }
 

@@ -1,6 +1,7 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import type { LiftedImage } from '../transport/liftImage';
 import { decodeBase64 } from './base64';
 import { sniffImageType } from './imageType';
 
@@ -10,16 +11,23 @@ export function annotatedFileName(inputFileName: string, extension: string): str
 	return `${base}.annotated.${extension}`;
 }
 
-/** The result's base64 `image` as an n8n binary, checked to be a real image first. */
+/**
+ * The result's annotated image as an n8n binary, checked to be a real image first; none when the
+ * service sent `null` (or an empty string). `lifted` holds the bytes the transport decoded while
+ * the answer streamed in; `image` is the result's field as parsed.
+ */
 export async function toAnnotatedBinary(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	base64: string,
+	image: string | null,
+	lifted: LiftedImage | undefined,
 	inputFileName: string,
 	attempts: number,
-): Promise<IBinaryData> {
-	const bytes = decodeBase64(base64);
-	const type = bytes && bytes.length > 0 ? sniffImageType(bytes) : undefined;
+): Promise<IBinaryData | undefined> {
+	if (image === null) return undefined;
+	const bytes = lifted ? (lifted.valid ? lifted.bytes : undefined) : decodeBase64(image);
+	if (bytes?.length === 0) return undefined;
+	const type = bytes ? sniffImageType(bytes) : undefined;
 	if (!bytes || !type) {
 		throw new NodeApiError(
 			this.getNode(),

@@ -120,7 +120,15 @@ export function describeHttpFailure(
 export function describeNetworkFailure(error: unknown, context: { timeoutMs: number; host: string }): Failure {
 	const code = findErrorCode(error);
 	const text = errorText(error);
-	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT' || /timeout|timed out/i.test(text)) {
+	const name = (error as { name?: unknown } | undefined)?.name;
+	if (
+		code === 'ECONNABORTED' ||
+		code === 'ETIMEDOUT' ||
+		code === 'ESOCKETTIMEDOUT' ||
+		name === 'AbortError' ||
+		name === 'TimeoutError' ||
+		/timeout|timed out|aborted/i.test(text)
+	) {
 		return {
 			code: 'timeout',
 			retryable: true,
@@ -238,9 +246,7 @@ function errorText(error: unknown): string {
 	return parts.join(' | ');
 }
 
-export function isCancellation(error: unknown, signal: AbortSignal | undefined): boolean {
-	if (signal?.aborted) return true;
-	const code = (error as { code?: unknown } | undefined)?.code;
-	const name = (error as { name?: unknown } | undefined)?.name;
-	return code === 'ERR_CANCELED' || name === 'AbortError' || name === 'CanceledError';
+/** Only the execution's own cancel signal means "cancelled"; any other abort is a time-out. */
+export function isCancellation(_error: unknown, signal: AbortSignal | undefined): boolean {
+	return signal?.aborted === true;
 }

@@ -13,6 +13,8 @@ import {
 	isCancellation,
 	toNodeApiError,
 } from './errors';
+import type { LiftedImage } from './liftImage';
+import { ImageLifter } from './liftImage';
 import { backoffDelay, parseRetryAfter, sleepUnlessCancelled } from './retry';
 
 export const CREDENTIAL_TYPE = 'imageInferenceApi';
@@ -21,7 +23,7 @@ export interface PredictionCall<TSchema extends z.ZodTypeAny> {
 	itemIndex: number;
 	kind: PredictionKind;
 	modelId: string;
-	/** The JSON body's bytes; released once an answer arrives so a large one is decoded alone. */
+	/** The JSON body's bytes; released once a success is read in full (a retry needs them until then). */
 	body?: Buffer;
 	resultSchema: TSchema;
 	settings: RequestSettings;
@@ -30,7 +32,17 @@ export interface PredictionCall<TSchema extends z.ZodTypeAny> {
 	serviceUrl: string;
 }
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; failure: Failure };
+export interface Prediction<T> {
+	result: T;
+	attempts: number;
+	/** The top-level `image` string of the answer, lifted out as bytes while it streamed in. */
+	image?: LiftedImage;
+}
+
+type Outcome<T> = { ok: true; value: T; image?: LiftedImage } | { ok: false; failure: Failure };
+
+/** Error bodies are read up to this size: enough for any message, bounded for an HTML page. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /**
  * POSTs one prediction through the credential, retrying what is worth retrying, and returns the
@@ -39,13 +51,13 @@ type Outcome<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 export async function requestPrediction<TSchema extends z.ZodTypeAny>(
 	this: IExecuteFunctions,
 	call: PredictionCall<TSchema>,
-): Promise<{ result: z.infer<TSchema>; attempts: number }> {
+): Promise<Prediction<z.infer<TSchema>>> {
 	const signal = this.getExecutionCancelSignal?.();
 	const maxAttempts = call.settings.retries + 1;
 	for (let attempt = 1; ; attempt++) {
 		throwIfCancelled.call(this, signal, call.itemIndex);
 		const outcome = await attemptOnce.call(this, call, signal);
-		if (outcome.ok) return { result: outcome.value, attempts: attempt };
+		if (outcome.ok) return { result: outcome.value, attempts: attempt, image: outcome.image };
 		if (!outcome.failure.retryable || attempt >= maxAttempts) {
 			throw toNodeApiError(this.getNode(), outcome.failure, {
 				itemIndex: call.itemIndex,
@@ -68,37 +80,48 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
 		body: call.body,
 		json: false,
-		encoding: 'arraybuffer',
+		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: call.settings.timeoutMs,
 	};
+	const networkFailure = (error: unknown) => {
+		if (isCancellation(error, signal)) throwIfCancelled.call(this, { aborted: true } as AbortSignal, call.itemIndex);
+		return { ok: false as const, failure: describeNetworkFailure(error, { timeoutMs: call.settings.timeoutMs, host: call.serviceUrl }) };
+	};
+	const started = Date.now();
 	let response: IN8nHttpFullResponse;
 	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(
-			this,
-			CREDENTIAL_TYPE,
-			request,
-		)) as IN8nHttpFullResponse;
+		response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)) as IN8nHttpFullResponse;
 	} catch (error) {
-		if (isCancellation(error, signal)) throwIfCancelled.call(this, { aborted: true } as AbortSignal, call.itemIndex);
-		return { ok: false, failure: describeNetworkFailure(error, { timeoutMs: call.settings.timeoutMs, host: call.serviceUrl }) };
+		return networkFailure(error);
 	}
 
 	const status = response.statusCode;
-	const text = bodyText(response.body);
-	response.body = undefined;
-	if (status >= 200 && status <= 299) call.body = undefined;
-	if (status < 200 || status > 299) {
+	const ok = status >= 200 && status <= 299;
+	const lifter = new ImageLifter();
+	let errorText = '';
+	try {
+		await readBody(response.body, Math.max(0, call.settings.timeoutMs - (Date.now() - started)), signal, (chunk) => {
+			if (ok) lifter.push(chunk);
+			else if (errorText.length < MAX_ERROR_BODY_BYTES) errorText += chunk.toString('utf8');
+		});
+	} catch (error) {
+		return networkFailure(error);
+	}
+	if (!ok) {
 		return {
 			ok: false,
-			failure: describeHttpFailure(status, text, {
+			failure: describeHttpFailure(status, errorText, {
 				kind: call.kind,
 				modelId: call.modelId,
 				retryAfterMs: parseRetryAfter(response.headers?.['retry-after']),
 			}),
 		};
 	}
+	// Answered in full: no retry will need the request body again.
+	call.body = undefined;
+	const { text, image } = lifter.end();
 	let json: unknown;
 	try {
 		json = JSON.parse(text);
@@ -112,15 +135,65 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 			failure: describeInvalidResponse(`it does not match the documented result (${describeIssues(parsed.error)})`),
 		};
 	}
-	return { ok: true, value: parsed.data as z.infer<TSchema> };
+	return { ok: true, value: parsed.data as z.infer<TSchema>, image };
 }
 
-function bodyText(body: unknown): string {
-	if (body === undefined || body === null) return '';
-	if (Buffer.isBuffer(body)) return body.toString('utf8');
-	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
-	if (typeof body === 'string') return body;
-	return JSON.stringify(body);
+/**
+ * Reads a response body (a stream, or already a buffer or text), chunk by chunk, within the
+ * attempt's remaining time. Node code has no timers but n8n's sleep, so the deadline is watched
+ * in short sleeps that end as soon as the body is read.
+ */
+async function readBody(
+	body: unknown,
+	timeLeftMs: number,
+	signal: AbortSignal | undefined,
+	onChunk: (chunk: Buffer) => void,
+): Promise<void> {
+	if (!isReadable(body)) {
+		const whole = bodyBytes(body);
+		if (whole.length) onChunk(whole);
+		return;
+	}
+	let done = false;
+	const reading = (async () => {
+		try {
+			for await (const chunk of body) onChunk(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+		} finally {
+			done = true;
+		}
+	})();
+	const deadline = Date.now() + timeLeftMs;
+	const watching = (async () => {
+		while (!done && Date.now() < deadline && !signal?.aborted) {
+			await sleepUnlessCancelled(Math.min(100, deadline - Date.now()), signal);
+		}
+		if (!done) {
+			const error = signal?.aborted
+				? Object.assign(new Error('canceled'), { code: 'ERR_CANCELED' })
+				: Object.assign(new Error(`timeout of ${timeLeftMs}ms exceeded while reading the answer`), { code: 'ECONNABORTED' });
+			body.destroy(error);
+		}
+	})();
+	try {
+		await reading;
+	} finally {
+		await watching;
+	}
+}
+
+interface ReadableBody extends AsyncIterable<unknown> {
+	destroy(error?: Error): void;
+}
+
+function isReadable(body: unknown): body is ReadableBody {
+	return typeof body === 'object' && body !== null && Symbol.asyncIterator in body && typeof (body as ReadableBody).destroy === 'function';
+}
+
+function bodyBytes(body: unknown): Buffer {
+	if (body === undefined || body === null) return Buffer.alloc(0);
+	if (Buffer.isBuffer(body)) return body;
+	if (body instanceof ArrayBuffer) return Buffer.from(body);
+	return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
 function throwIfCancelled(this: IExecuteFunctions, signal: AbortSignal | undefined, itemIndex: number): void {

@@ -1,0 +1,134 @@
+/**
+ * Reads a JSON answer as it streams in, lifting the top-level `"image"` string out as decoded
+ * bytes: a 25 MB annotated picture is never held as a 33 MB base64 string, nor as JSON text
+ * twice. The rest of the body is kept as (small) JSON text, with `""` where the image was.
+ */
+
+/** The lifted top-level `image` string: its decoded bytes, or a sign that it was not base64. */
+export type LiftedImage = { valid: true; bytes: Buffer } | { valid: false };
+
+export interface LiftedAnswer {
+	text: string;
+	image?: LiftedImage;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+export class ImageLifter {
+	private readonly text: Buffer[] = [];
+	/** Where the scanner is: outside strings, in a kept string, in a top-level key, in the image. */
+	private mode: 'value' | 'string' | 'key' | 'image' = 'value';
+	private escaped = false;
+	private depth = 0;
+	private expectKey = false;
+	private key: number[] = [];
+	private afterImageKey = false;
+	private lifted = false;
+	private readonly decoded: Buffer[] = [];
+	private carry = '';
+	private sawPadding = false;
+	private invalid = false;
+
+	push(chunk: Buffer): void {
+		let keepFrom = 0;
+		for (let index = 0; index < chunk.length; index++) {
+			if (this.mode === 'image') {
+				const end = this.imageEnd(chunk, index);
+				this.feedImage(chunk.subarray(index, end));
+				if (end === chunk.length) return;
+				this.text.push(Buffer.from('""'));
+				this.mode = 'value';
+				index = end;
+				keepFrom = end + 1;
+				continue;
+			}
+			const byte = chunk[index];
+			if (this.mode !== 'value') {
+				this.scanString(byte);
+				continue;
+			}
+			if (WHITESPACE.has(byte) || byte === COLON) continue;
+			if (byte === QUOTE && this.afterImageKey) {
+				this.afterImageKey = false;
+				this.text.push(chunk.subarray(keepFrom, index));
+				this.mode = 'image';
+				this.lifted = true;
+				continue;
+			}
+			this.afterImageKey = false;
+			if (byte === QUOTE) {
+				this.mode = this.depth === 1 && this.expectKey ? 'key' : 'string';
+				this.key = [];
+			} else if (byte === 0x7b /* { */ || byte === 0x5b /* [ */) {
+				this.depth++;
+				this.expectKey = byte === 0x7b && this.depth === 1;
+			} else if (byte === 0x7d /* } */ || byte === 0x5d /* ] */) {
+				this.depth--;
+			} else if (byte === 0x2c /* , */) {
+				this.expectKey = this.depth === 1;
+			}
+		}
+		if (this.mode !== 'image') this.text.push(chunk.subarray(keepFrom));
+	}
+
+	end(): LiftedAnswer {
+		const text = Buffer.concat(this.text).toString('utf8');
+		if (!this.lifted) return { text };
+		if (this.mode === 'image') this.invalid = true;
+		const tail = this.decodeGroup(this.carry);
+		if (tail) this.decoded.push(tail);
+		return { text, image: this.invalid ? { valid: false } : { valid: true, bytes: Buffer.concat(this.decoded) } };
+	}
+
+	private scanString(byte: number): void {
+		if (this.escaped) {
+			this.escaped = false;
+		} else if (byte === BACKSLASH) {
+			this.escaped = true;
+		} else if (byte === QUOTE) {
+			if (this.mode === 'key') {
+				this.expectKey = false;
+				this.afterImageKey = Buffer.from(this.key).toString('latin1') === 'image';
+			}
+			this.mode = 'value';
+		} else if (this.mode === 'key') {
+			this.key.push(byte);
+		}
+	}
+
+	/** Index of the image string's closing quote in `chunk` (or its length); base64 has no escapes. */
+	private imageEnd(chunk: Buffer, from: number): number {
+		const quote = chunk.indexOf(QUOTE, from);
+		const end = quote === -1 ? chunk.length : quote;
+		const backslash = chunk.indexOf(BACKSLASH, from);
+		if (backslash !== -1 && backslash < end) this.invalid = true;
+		return end;
+	}
+
+	private feedImage(part: Buffer): void {
+		if (this.invalid || part.length === 0) return;
+		const symbols = this.carry + part.toString('latin1');
+		const whole = symbols.length - (symbols.length % 4);
+		const bytes = this.decodeGroup(symbols.slice(0, whole));
+		if (bytes) this.decoded.push(bytes);
+		this.carry = symbols.slice(whole);
+	}
+
+	/** Decodes whole base64 groups. Node skips foreign characters, so a short result means invalid. */
+	private decodeGroup(symbols: string): Buffer | undefined {
+		if (symbols.length === 0 || this.invalid) return undefined;
+		const padding = symbols.endsWith('==') ? 2 : symbols.endsWith('=') ? 1 : 0;
+		const length = symbols.length - padding;
+		if (this.sawPadding || length % 4 === 1) {
+			this.invalid = true;
+			return undefined;
+		}
+		if (padding) this.sawPadding = true;
+		const bytes = Buffer.from(symbols, 'base64');
+		if (bytes.length !== Math.floor((length * 3) / 4)) this.invalid = true;
+		return bytes;
+	}
+}

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+
+import { ImageLifter } from '../../nodes/ImageInference/transport/liftImage';
+
+/** Feeds `text` in chunks of `size` bytes, as a network stream would. */
+function lift(text: string, size: number) {
+	const lifter = new ImageLifter();
+	const bytes = Buffer.from(text);
+	for (let start = 0; start < bytes.length; start += size) lifter.push(bytes.subarray(start, start + size));
+	return lifter.end();
+}
+
+describe('ImageLifter', () => {
+	const picture = randomBytes(10_000);
+	const answer = {
+		detections: [{ label: 'image', confidence: 0.9, x: 1, y: 2, width: 3, height: 4, note: 'say "image": "x"' }],
+		image: picture.toString('base64'),
+		labelsCount: [{ label: 'image', total: 1 }],
+	};
+
+	it.each([1, 3, 7, 64, 4096, 1_000_000])('lifts the top-level image in chunks of %i bytes and keeps the rest', (size) => {
+		const { text, image } = lift(JSON.stringify(answer, null, size % 2 ? 2 : undefined), size);
+		expect(image).toEqual({ valid: true, bytes: picture });
+		expect(JSON.parse(text)).toEqual({ ...answer, image: '' });
+	});
+
+	it('leaves a null image, nested "image" keys and other strings alone', () => {
+		const body = { image: null, nested: { image: 'abcd' }, list: ['image', { image: 'x' }] };
+		const { text, image } = lift(JSON.stringify(body), 5);
+		expect(image).toBeUndefined();
+		expect(JSON.parse(text)).toEqual(body);
+	});
+
+	it.each([
+		['not base64 at all', '%%% not base64 %%%'],
+		['an escape inside', 'AAAA\\/AAA'],
+		['padding in the middle', 'AA==AAAA'],
+		['a dangling symbol', 'AAAAA'],
+	])('flags %s as invalid', (_, value) => {
+		const { text, image } = lift(`{"image":"${value}","detections":[]}`, 3);
+		expect(image).toEqual({ valid: false });
+		expect(JSON.parse(text)).toEqual({ image: '', detections: [] });
+	});
+
+	it('accepts unpadded base64 and an empty string', () => {
+		expect(lift('{"image":"AAE"}', 2).image).toEqual({ valid: true, bytes: Buffer.from([0, 1]) });
+		expect(lift('{"image":""}', 2).image).toEqual({ valid: true, bytes: Buffer.alloc(0) });
+	});
+
+	it('reports a body cut off inside the image as invalid', () => {
+		expect(lift('{"image":"AAAA', 2).image).toEqual({ valid: false });
+	});
+});
