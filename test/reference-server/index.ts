@@ -78,6 +78,8 @@ const IMAGE_PATH = /^\/_test\/images\/([0-9a-f-]+)$/;
 const MAX_BODY_BYTES = 200 * 1024 * 1024;
 const MAX_RECORDED = 5_000;
 const DECODE_CACHE_SIZE = 32;
+/** Decoded rasters are big (a 25 MB PNG is ~35 MB of RGBA): the cache also stays under this many bytes. */
+const DECODE_CACHE_BYTES = 512 * 1024 * 1024;
 
 class HttpAnswer {
 	constructor(
@@ -99,7 +101,7 @@ const json = (response: ServerResponse, status: number, body: unknown, headers: 
 	response.end(text);
 };
 
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
 	const apiKey = options.apiKey ?? `ref-${randomUUID()}`;
@@ -110,6 +112,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 	const faults = new FaultRegistry();
 	const hosted = new Map<string, { bytes: Buffer; contentType: string }>();
 	const decoded = new Map<string, DecodedImage>();
+	let decodedBytes = 0;
 	const requests: RecordedRequest[] = [];
 	const sockets = new Set<Socket>();
 	let latencyMs = options.latencyMs ?? 0;
@@ -120,7 +123,12 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		if (hit) return hit;
 		const image = decodeImage(bytes);
 		decoded.set(key, image);
-		if (decoded.size > DECODE_CACHE_SIZE) decoded.delete(decoded.keys().next().value!);
+		decodedBytes += image.data.length;
+		while (decoded.size > 1 && (decoded.size > DECODE_CACHE_SIZE || decodedBytes > DECODE_CACHE_BYTES)) {
+			const oldest = decoded.keys().next().value!;
+			decodedBytes -= decoded.get(oldest)!.data.length;
+			decoded.delete(oldest);
+		}
 		return image;
 	};
 
@@ -143,12 +151,15 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 
 	const server = createServer((request, response) => {
 		handle(request, response).catch((error: unknown) => {
-			if (!response.headersSent) json(response, 500, { detail: `reference server error: ${String(error)}` });
-			else response.destroy();
+			if (response.headersSent) return void response.destroy();
+			if (error instanceof HttpAnswer) return json(response, error.status, error.body);
+			json(response, 500, { detail: `reference server error: ${error instanceof Error ? error.message : String(error)}` });
 		});
 	});
 	server.on('connection', (socket) => {
 		sockets.add(socket);
+		// Idle keep-alive and hung connections must not keep a test process alive either.
+		socket.unref();
 		socket.on('close', () => sockets.delete(socket));
 	});
 
@@ -192,7 +203,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 			return answer(401, { type: 'error', code: 'unauthorized', status: 401, message: UNAUTHORIZED_MESSAGE, details: [] });
 		}
 
-		const raw = await readBody(request);
+		const raw = await readBody(request).catch((error: unknown) => error);
+		if (raw instanceof HttpAnswer) return answer(raw.status, raw.body);
+		if (!Buffer.isBuffer(raw)) throw raw;
 		let body: unknown;
 		let bodyError: ErrorDetail | undefined;
 		if (raw.length === 0) {
@@ -332,7 +345,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 			return `${url}/_test/images/${id}`;
 		},
 		requests,
-		predict: predict as ReferenceServer['predict'],
+		// A copy: the cached result is also what the server answers (and its serialization is cached).
+		predict: ((kind: PredictionKind, bytes: Buffer, opts: DetectOptions | ClassifyOptions) =>
+			structuredClone(predict(kind, bytes, opts))) as ReferenceServer['predict'],
 		close: async () => {
 			for (const socket of sockets) socket.destroy();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -351,8 +366,9 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
 	let size = 0;
 	for await (const chunk of request) {
 		size += (chunk as Buffer).length;
-		if (size > MAX_BODY_BYTES) throw new HttpAnswer(413, { detail: 'Request body too large' });
-		chunks.push(chunk as Buffer);
+		// Past the limit the rest is drained, not kept, so the client still gets the 413.
+		if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
 	}
+	if (size > MAX_BODY_BYTES) throw new HttpAnswer(413, { detail: 'Request body too large' });
 	return Buffer.concat(chunks);
 }
