@@ -5,6 +5,7 @@
 import type { ClassifyResult, DetectResult, DetectedObject } from '../../nodes/ImageInference/contract';
 import type { Rgb } from './draw';
 import { drawLabel, strokeRect } from './draw';
+import { GLYPH_HEIGHT, GLYPH_WIDTH } from './font';
 import type { DecodedImage, RgbaImage } from './image-codec';
 import { encodeImage } from './image-codec';
 
@@ -174,14 +175,34 @@ function annotated(image: DecodedImage, detections: DetectedObject[], options: D
 	const canvas = { width: image.width, height: image.height, data: Buffer.from(image.data) };
 	const stroke = Math.round(options.stroke_width ?? DEFAULT_STROKE_WIDTH);
 	const scale = Math.max(1, Math.round(Math.max(image.width, image.height) / 400));
-	for (const detection of detections) {
-		const colour = COLOURS.get(detection.label) ?? [255, 255, 255];
-		strokeRect(canvas, detection, Math.max(1, stroke * scale), colour);
-		if (options.show_prob ?? true) {
-			drawLabel(canvas, `${detection.label} ${detection.confidence.toFixed(2)}`, detection.x, detection.y, scale, colour, [0, 0, 0]);
+	const colourOf = (label: string): Rgb => COLOURS.get(label) ?? [255, 255, 255];
+	for (const detection of detections) strokeRect(canvas, detection, Math.max(1, stroke * scale), colourOf(detection.label));
+	// Labels after all boxes, so no later box is drawn through an earlier label.
+	if (options.show_prob ?? true) {
+		const placed: Box[] = [];
+		for (const detection of detections) {
+			const colour = colourOf(detection.label);
+			const text = `${detection.label} ${detection.confidence.toFixed(2)}`;
+			const width = text.length * (GLYPH_WIDTH + 1) * scale + 2 * scale;
+			const height = GLYPH_HEIGHT * scale + 2 * scale;
+			// Above the box, else below it, else inside its top edge: the first spot no other label holds.
+			const bottoms = [detection.y, detection.y + detection.height + height, detection.y + height];
+			const spots = bottoms.map((bottom) => ({ x: detection.x, y: Math.max(0, bottom - height), width, height }));
+			const spot = spots.find((candidate) => candidate.y + height <= canvas.height && !placed.some((other) => overlaps(candidate, other))) ?? spots[0];
+			placed.push(spot);
+			drawLabel(canvas, text, spot.x, spot.y + height, scale, colour, inkOn(colour));
 		}
 	}
 	return encodeImage(canvas, image.format);
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** Black or white text, whichever reads better on the label's background. */
+function inkOn([r, g, b]: Rgb): Rgb {
+	return 0.299 * r + 0.587 * g + 0.114 * b > 140 ? [0, 0, 0] : [255, 255, 255];
 }
 
 const CATEGORIES = ['red', 'orange', 'yellow', 'green', 'cyan', 'blue', 'purple', 'magenta', 'neutral'];
