@@ -51,3 +51,25 @@ describe('ImageLifter', () => {
 		expect(lift('{"image":"AAAA', 2).image).toEqual({ valid: false });
 	});
 });
+
+describe('ImageLifter with the answer size known', () => {
+	it('decodes straight into one buffer, and still flags what is not base64', () => {
+		const picture = randomBytes(300_000);
+		const text = JSON.stringify({ detections: [], image: picture.toString('base64'), labelsCount: [] });
+		const lifter = new ImageLifter(Buffer.byteLength(text));
+		const bytes = Buffer.from(text);
+		for (let start = 0; start < bytes.length; start += 65_536) lifter.push(bytes.subarray(start, start + 65_536));
+		expect(lifter.end().image).toEqual({ valid: true, bytes: picture });
+
+		const broken = new ImageLifter(40);
+		broken.push(Buffer.from('{"image":"AAAA%%%%AAAA"}'));
+		expect(broken.end().image).toEqual({ valid: false });
+	});
+
+	it('falls back to collecting chunks when the size given was too small', () => {
+		const picture = randomBytes(3_000);
+		const lifter = new ImageLifter(100);
+		lifter.push(Buffer.from(JSON.stringify({ image: picture.toString('base64') })));
+		expect(lifter.end().image).toEqual({ valid: true, bytes: picture });
+	});
+});

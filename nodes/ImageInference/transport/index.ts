@@ -99,7 +99,7 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 
 	const status = response.statusCode;
 	const ok = status >= 200 && status <= 299;
-	const lifter = new ImageLifter();
+	const lifter = new ImageLifter(Number(response.headers?.['content-length']) || undefined);
 	let errorText = '';
 	try {
 		await readBody(response.body, Math.max(0, call.settings.timeoutMs - (Date.now() - started)), signal, (chunk) => {

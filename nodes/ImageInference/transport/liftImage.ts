@@ -18,6 +18,10 @@ const COLON = 0x3a;
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
 export class ImageLifter {
+	constructor(answerBytes?: number) {
+		if (answerBytes && answerBytes > 0) this.target = Buffer.allocUnsafe(Math.ceil((answerBytes * 3) / 4));
+	}
+
 	private readonly text: Buffer[] = [];
 	/** Where the scanner is: outside strings, in a kept string, in a top-level key, in the image. */
 	private mode: 'value' | 'string' | 'key' | 'image' = 'value';
@@ -28,6 +32,9 @@ export class ImageLifter {
 	private afterImageKey = false;
 	private lifted = false;
 	private readonly decoded: Buffer[] = [];
+	/** With the answer's size known, the image is decoded straight into one buffer of that size. */
+	private target?: Buffer;
+	private written = 0;
 	private carry = '';
 	private sawPadding = false;
 	private invalid = false;
@@ -78,9 +85,10 @@ export class ImageLifter {
 		const text = Buffer.concat(this.text).toString('utf8');
 		if (!this.lifted) return { text };
 		if (this.mode === 'image') this.invalid = true;
-		const tail = this.decodeGroup(this.carry);
-		if (tail) this.decoded.push(tail);
-		return { text, image: this.invalid ? { valid: false } : { valid: true, bytes: Buffer.concat(this.decoded) } };
+		this.decodeGroup(this.carry);
+		if (this.invalid) return { text, image: { valid: false } };
+		const bytes = this.target ? this.target.subarray(0, this.written) : Buffer.concat(this.decoded);
+		return { text, image: { valid: true, bytes } };
 	}
 
 	private scanString(byte: number): void {
@@ -112,23 +120,34 @@ export class ImageLifter {
 		if (this.invalid || part.length === 0) return;
 		const symbols = this.carry + part.toString('latin1');
 		const whole = symbols.length - (symbols.length % 4);
-		const bytes = this.decodeGroup(symbols.slice(0, whole));
-		if (bytes) this.decoded.push(bytes);
+		this.decodeGroup(symbols.slice(0, whole));
 		this.carry = symbols.slice(whole);
 	}
 
 	/** Decodes whole base64 groups. Node skips foreign characters, so a short result means invalid. */
-	private decodeGroup(symbols: string): Buffer | undefined {
-		if (symbols.length === 0 || this.invalid) return undefined;
+	private decodeGroup(symbols: string): void {
+		if (symbols.length === 0 || this.invalid) return;
 		const padding = symbols.endsWith('==') ? 2 : symbols.endsWith('=') ? 1 : 0;
 		const length = symbols.length - padding;
 		if (this.sawPadding || length % 4 === 1) {
 			this.invalid = true;
-			return undefined;
+			return;
 		}
 		if (padding) this.sawPadding = true;
-		const bytes = Buffer.from(symbols, 'base64');
-		if (bytes.length !== Math.floor((length * 3) / 4)) this.invalid = true;
-		return bytes;
+		const expected = Math.floor((length * 3) / 4);
+		let decoded: number;
+		if (this.target && this.written + expected <= this.target.length) {
+			decoded = this.target.write(symbols, this.written, 'base64');
+			this.written += decoded;
+		} else {
+			const bytes = Buffer.from(symbols, 'base64');
+			decoded = bytes.length;
+			if (this.target) {
+				this.decoded.push(this.target.subarray(0, this.written));
+				this.target = undefined;
+			}
+			this.decoded.push(bytes);
+		}
+		if (decoded !== expected) this.invalid = true;
 	}
 }
