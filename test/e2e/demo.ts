@@ -1,6 +1,6 @@
 /**
  * The demo (`npm run demo`): runs examples/detect-objects-from-form-upload.json in real n8n (the
- * package installed as users install it) against the reference server, with the shared car.jpg
+ * package installed as users install it) against the reference server, with the test photo car.jpg
  * fed in place of the form upload. The example's IF watches "car"; the reference server has its own
  * labels, so the demo watches $DEMO_LABEL or the first label the server reports for car.jpg (the
  * edit a user makes for their model). Writes, into demo-output/ (or argv[2]):

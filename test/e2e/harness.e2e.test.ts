@@ -1,6 +1,6 @@
 /**
  * The harness itself, proven with n8n's built-in nodes only (no package needed): a file read from
- * the shared fixtures arrives in n8n's run data byte for byte, a Code node (task runner in 2.x) sees the same bytes,
+ * the test photos arrives in n8n's run data byte for byte, a Code node (task runner in 2.x) sees the same bytes,
  * credentials imported with plain `data` are usable, and the server comes up and answers REST.
  */
 import { createHash } from 'crypto';

@@ -47,6 +47,8 @@ export interface RecordedRequest {
 	body: unknown;
 	status: number;
 	at: number;
+	/** When the answer was sent (absent for faults that never answer in full). */
+	answeredAt?: number;
 }
 
 export interface ReferenceServer {
@@ -189,6 +191,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		requests.push(record);
 		const answer = (status: number, body: unknown, headers?: Record<string, string>) => {
 			record.status = status;
+			record.answeredAt = Date.now();
 			json(response, status, body, headers);
 		};
 

@@ -163,7 +163,8 @@ async function readBody(
 		}
 	})();
 	const deadline = Date.now() + timeLeftMs;
-	const watching = (async () => {
+	// Not awaited: the reader must not wait out the watcher's last slice (at most 100 ms).
+	void (async () => {
 		while (!done && Date.now() < deadline && !signal?.aborted) {
 			await sleepUnlessCancelled(Math.min(100, deadline - Date.now()), signal);
 		}
@@ -174,11 +175,7 @@ async function readBody(
 			body.destroy(error);
 		}
 	})();
-	try {
-		await reading;
-	} finally {
-		await watching;
-	}
+	await reading;
 }
 
 interface ReadableBody extends AsyncIterable<unknown> {

@@ -3,7 +3,7 @@
  *
  * Exports (stable):
  *   repoRoot            the package clone (the folder with package.json)
- *   fixturesDir         ../shared/fixtures relative to repoRoot (car.jpg, dog.jpg)
+ *   fixturesDir         <repoRoot>/test/fixtures (car.jpg, dog.jpg, with their attribution)
  *   fixture(name)       absolute path of one fixture image
  *   examplesDir         <repoRoot>/examples (importable example workflows)
  *   cacheRoot           where n8n installs and packed tarballs live (outside the clone):
@@ -14,7 +14,7 @@ import * as os from 'os';
 import * as path from 'path';
 
 export const repoRoot = path.resolve(__dirname, '..', '..', '..');
-export const fixturesDir = path.resolve(repoRoot, '..', 'shared', 'fixtures');
+export const fixturesDir = path.join(repoRoot, 'test', 'fixtures');
 export const fixture = (name: string): string => path.join(fixturesDir, name);
 export const examplesDir = path.join(repoRoot, 'examples');
 export const cacheRoot =
