@@ -41,7 +41,8 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 
 	beforeAll(async () => {
 		server = await startReferenceServer({});
-		home = await createN8nHome({ version });
+		// installed the other way users' installs are reproduced: npm install of the tarball, no dev/peer deps, no scripts
+		home = await createN8nHome({ version, installStyle: 'npm' });
 		await home.importCredentials(imageInferenceCredential('credExamples0001', { baseUrl: server.url, apiKey: server.apiKey }));
 		const models = { credentialId: 'credExamples0001', detect: server.models.detect, classify: server.models.classify };
 		const detect = feedTriggerWithFile(

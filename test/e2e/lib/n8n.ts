@@ -9,6 +9,7 @@
  *   createN8nHome(opts?): Promise<N8nHome>
  *     opts.version        n8n version (default DEFAULT_N8N_VERSION; installs it if needed)
  *     opts.installPackage install the packed package into <userFolder>/.n8n/nodes (default true)
+ *     opts.installStyle   'pack' (n8n's installer, default) or 'npm' (npm install --omit=dev --omit=peer --ignore-scripts <tarball>)
  *     opts.tarball        a tarball to install instead of `npm pack` of the clone
  *     opts.env            env for every process of this home (overrides the defaults below)
  *     opts.fileAccessDirs folders the file nodes may read/write (N8N_RESTRICT_FILE_ACCESS_TO);
@@ -42,6 +43,8 @@ import type { RunLike } from './run-data';
 export interface N8nHomeOptions {
 	version?: string;
 	installPackage?: boolean;
+	/** 'pack' as n8n's installer does it (default), or 'npm': `npm install --omit=dev --omit=peer --ignore-scripts <tarball>` */
+	installStyle?: 'pack' | 'npm';
 	tarball?: string;
 	env?: NodeJS.ProcessEnv;
 	fileAccessDirs?: string[];
@@ -83,7 +86,7 @@ export async function createN8nHome(opts: N8nHomeOptions = {}): Promise<N8nHome>
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-${install.version}-`));
 	const home = new N8nHome(install, userFolder, opts);
 	if (opts.installPackage !== false) {
-		installPackage(userFolder, { tarball: opts.tarball, style: 'pack' });
+		installPackage(userFolder, { tarball: opts.tarball, style: opts.installStyle ?? 'pack' });
 	}
 	return home;
 }
