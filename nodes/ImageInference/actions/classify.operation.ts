@@ -4,20 +4,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ClassifyRequest } from '../contract';
 import { CONFIDENCE_BOUNDS, classifyRequestSchema, classifyResultSchema } from '../contract';
 import { readOptionalNumber, readOptions } from '../helpers/parameters';
-import { confidenceOption, requestOptions } from './common.description';
+import { confidenceOption, optionsCollection } from './common.description';
 import { predict } from './predict';
 import type { ExecutionContext, ItemPlan, Operation } from './types';
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [confidenceOption, ...requestOptions],
-	},
-];
+const properties: INodeProperties[] = [optionsCollection([confidenceOption])];
 
 export const description = updateDisplayOptions({ show: { operation: ['classify'] } }, properties);
 

@@ -113,3 +113,15 @@ export const requestOptions: INodeProperties[] = [
 		description: 'How long to wait for one answer before giving up on that attempt, in milliseconds',
 	},
 ];
+
+/** An operation's Options collection: its own options plus the shared request options, sorted by name. */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [...options, ...requestOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}

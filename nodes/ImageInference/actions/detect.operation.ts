@@ -5,52 +5,44 @@ import type { DetectRequest, DetectResult } from '../contract';
 import { CONFIDENCE_BOUNDS, STROKE_WIDTH_BOUNDS, detectRequestSchema, detectResultSchema } from '../contract';
 import { toAnnotatedBinary } from '../helpers/annotatedImage';
 import { readFieldName, readOptionalBoolean, readOptionalNumber, readOptions } from '../helpers/parameters';
-import { confidenceOption, requestOptions } from './common.description';
+import { confidenceOption, optionsCollection } from './common.description';
 import { predict } from './predict';
 import type { ExecutionContext, ItemPlan, Operation } from './types';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Annotate Image',
-				name: 'annotate',
-				type: 'boolean',
-				default: true,
-				description: 'Whether the service draws the bounding boxes on the image and returns it as a file',
-			},
-			{
-				displayName: 'Box Stroke Width',
-				name: 'strokeWidth',
-				type: 'number',
-				default: 2,
-				typeOptions: { minValue: STROKE_WIDTH_BOUNDS.min, maxValue: STROKE_WIDTH_BOUNDS.max },
-				description: 'Border width of the drawn boxes, from 1 to 5',
-			},
-			confidenceOption,
-			...requestOptions,
-			{
-				displayName: 'Put Annotated Image in Field',
-				name: 'annotatedImageField',
-				type: 'string',
-				default: 'data',
-				description:
-					'The output binary field for the annotated image. Other binary fields of the item pass through unchanged.',
-			},
-			{
-				displayName: 'Show Confidence on Boxes',
-				name: 'showConfidence',
-				type: 'boolean',
-				default: true,
-				description: 'Whether each drawn box is labelled with its confidence',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Annotate Image',
+			name: 'annotate',
+			type: 'boolean',
+			default: true,
+			description: 'Whether the service draws the bounding boxes on the image and returns it as a file',
+		},
+		{
+			displayName: 'Box Stroke Width',
+			name: 'strokeWidth',
+			type: 'number',
+			default: 2,
+			typeOptions: { minValue: STROKE_WIDTH_BOUNDS.min, maxValue: STROKE_WIDTH_BOUNDS.max },
+			description: 'Border width of the drawn boxes, from 1 to 5',
+		},
+		confidenceOption,
+		{
+			displayName: 'Put Annotated Image in Field',
+			name: 'annotatedImageField',
+			type: 'string',
+			default: 'data',
+			description:
+				'The output binary field for the annotated image. Other binary fields of the item pass through unchanged.',
+		},
+		{
+			displayName: 'Show Confidence on Boxes',
+			name: 'showConfidence',
+			type: 'boolean',
+			default: true,
+			description: 'Whether each drawn box is labelled with its confidence',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { operation: ['detect'] } }, properties);
