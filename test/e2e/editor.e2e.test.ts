@@ -37,17 +37,18 @@ const LOAD_NOISE: RegExp[] = [
 ];
 const ABOUT_THIS_PACKAGE = /image-?inference/i;
 
+// The node declares each Options collection in alphabetical order; the editor lists it as declared.
 const DETECT_OPTIONS = [
 	'Annotate Image',
 	'Box Stroke Width',
-	'Confidence Threshold',
 	'Concurrency',
-	'Retries',
-	'Timeout (Ms)',
+	'Confidence Threshold',
 	'Put Annotated Image in Field',
+	'Retries',
 	'Show Confidence on Boxes',
+	'Timeout (Ms)',
 ];
-const CLASSIFY_OPTIONS = ['Confidence Threshold', 'Concurrency', 'Retries', 'Timeout (Ms)'];
+const CLASSIFY_OPTIONS = ['Concurrency', 'Confidence Threshold', 'Retries', 'Timeout (Ms)'];
 const SOURCE_FIELDS = ['binaryPropertyName', 'imageUrl', 'imageBase64'];
 
 describe('Image Inference in the n8n editor (Chromium)', () => {
