@@ -113,12 +113,7 @@ export async function startPostgres(o: { database?: string } = {}): Promise<Post
 			encoding: 'utf8',
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
-	try {
-		psql('postgres', `CREATE DATABASE "${database}"`);
-	} catch (e) {
-		await stop();
-		throw e;
-	}
+	await stopIfFails(stop, async () => psql('postgres', `CREATE DATABASE "${database}"`));
 	return {
 		host: HOST,
 		port,
@@ -166,12 +161,7 @@ export async function startRedis(): Promise<RedisService> {
 		await stopProcess(proc, 'SIGTERM', 10_000);
 		fs.rmSync(dir, { recursive: true, force: true });
 	};
-	try {
-		await proc.waitForOutput(/Ready to accept connections/, 30_000);
-	} catch (e) {
-		await stop();
-		throw e;
-	}
+	await stopIfFails(stop, async () => await proc.waitForOutput(/Ready to accept connections/, 30_000));
 	return {
 		host: HOST,
 		port,
@@ -179,4 +169,14 @@ export async function startRedis(): Promise<RedisService> {
 		n8nEnv: () => ({ QUEUE_BULL_REDIS_HOST: HOST, QUEUE_BULL_REDIS_PORT: String(port) }),
 		stop,
 	};
+}
+
+/** Runs a start-up step; if it fails, stops what was started before passing the error on. */
+async function stopIfFails(stop: () => Promise<void>, step: () => Promise<unknown>): Promise<void> {
+	try {
+		await step();
+	} catch (error) {
+		await stop();
+		throw error;
+	}
 }
