@@ -71,7 +71,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 /** The Continue On Fail item standing in for a failed one: what failed and why, nothing secret. */
 function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
-	const known = error as { message?: string; description?: string | null; httpCode?: string | null; errorResponse?: IDataObject };
+	const known = error as { message?: string; description?: string | null; errorResponse?: IDataObject };
 	const response = known.errorResponse ?? {};
 	const json: IDataObject = {
 		error: known.message ?? String(error),

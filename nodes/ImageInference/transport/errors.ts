@@ -245,8 +245,3 @@ function errorText(error: unknown): string {
 	}
 	return parts.join(' | ');
 }
-
-/** Only the execution's own cancel signal means "cancelled"; any other abort is a time-out. */
-export function isCancellation(_error: unknown, signal: AbortSignal | undefined): boolean {
-	return signal?.aborted === true;
-}

@@ -10,7 +10,6 @@ import {
 	describeHttpFailure,
 	describeInvalidResponse,
 	describeNetworkFailure,
-	isCancellation,
 	toNodeApiError,
 } from './errors';
 import type { LiftedImage } from './liftImage';
@@ -86,7 +85,8 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		timeout: call.settings.timeoutMs,
 	};
 	const networkFailure = (error: unknown) => {
-		if (isCancellation(error, signal)) throwIfCancelled.call(this, { aborted: true } as AbortSignal, call.itemIndex);
+		// only the execution's own cancel signal means cancelled; any other abort is a time-out
+		throwIfCancelled.call(this, signal, call.itemIndex);
 		return { ok: false as const, failure: describeNetworkFailure(error, { timeoutMs: call.settings.timeoutMs, host: call.serviceUrl }) };
 	};
 	const started = Date.now();
