@@ -108,6 +108,8 @@ return [
 			]),
 		};
 		wfs.noRetry400.nodes[2].onError = 'continueRegularOutput';
+		wfs.resetAndHang = workflow('e2e reset and hang', [manualTrigger(), readFile('Read car', fixture('car.jpg')), detect({ retries: 1, timeout: 1500 })]);
+		wfs.resetAndHang.nodes[2].onError = 'continueRegularOutput';
 		const keys = Object.keys(wfs);
 		const imported = await home.importWorkflows(keys.map((k) => wfs[k]));
 		keys.forEach((k, i) => (ids[k] = imported[i]));
@@ -232,6 +234,22 @@ return [
 		expect(requests()).toHaveLength(1);
 		const [item] = nodeItems(r!, 'Detect');
 		expect(item.json).toMatchObject({ status: 400, code: 'bad_request', attempts: 1 });
+	});
+
+	it('a connection reset mid-answer is retried; a service that never answers times out', async () => {
+		server.addFault({ match: { kind: 'detect' }, times: 1, action: { type: 'reset' } });
+		const { run: recovered } = await run('resetAndHang');
+		expect(requests()).toHaveLength(2);
+		expect(nodeItems(recovered!, 'Detect')[0].json.detections).toEqual((server.predict('detect', CAR, {}) as DetectResult).detections);
+
+		server.clearFaults();
+		server.requests.splice(0);
+		server.addFault({ match: { kind: 'detect' }, action: { type: 'hang' } });
+		const { run: r } = await run('resetAndHang');
+		const [item] = nodeItems(r!, 'Detect');
+		expect(item.json).toMatchObject({ code: 'timeout', attempts: 2 });
+		expect(String(item.json.error)).toMatch(/did not answer within 1500 ms \(gave up after 2 attempts\)/);
+		expect(requests()).toHaveLength(2);
 	});
 
 	describe('in the running n8n (REST)', () => {

@@ -64,3 +64,14 @@ describe('describeNetworkFailure', () => {
 		expect(describeNetworkFailure({ code: 'ECONNREFUSED' }, where)).toMatchObject({ retryable: false, message: 'Could not connect to http://127.0.0.1:9: connection refused' });
 	});
 });
+
+describe('describeNetworkFailure: a body cut off mid-way', () => {
+	it('Node reports a reset mid-body as "aborted" with ECONNRESET: a reset, not a time-out', () => {
+		const failure = describeNetworkFailure({ message: 'aborted', code: 'ECONNRESET' }, { timeoutMs: 1000, host: 'h' });
+		expect(failure).toMatchObject({ retryable: true, code: 'connection_reset' });
+	});
+	it('an abort by the time-out signal is a time-out', () => {
+		const failure = describeNetworkFailure({ name: 'AbortError', message: 'This operation was aborted' }, { timeoutMs: 1000, host: 'h' });
+		expect(failure).toMatchObject({ retryable: true, code: 'timeout' });
+	});
+});

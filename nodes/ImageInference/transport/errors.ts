@@ -121,13 +121,15 @@ export function describeNetworkFailure(error: unknown, context: { timeoutMs: num
 	const code = findErrorCode(error);
 	const text = errorText(error);
 	const name = (error as { name?: unknown } | undefined)?.name;
+	const reset = code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
 	if (
-		code === 'ECONNABORTED' ||
-		code === 'ETIMEDOUT' ||
-		code === 'ESOCKETTIMEDOUT' ||
-		name === 'AbortError' ||
-		name === 'TimeoutError' ||
-		/timeout|timed out|aborted/i.test(text)
+		!reset &&
+		(code === 'ECONNABORTED' ||
+			code === 'ETIMEDOUT' ||
+			code === 'ESOCKETTIMEDOUT' ||
+			name === 'AbortError' ||
+			name === 'TimeoutError' ||
+			/timeout|timed out/i.test(text))
 	) {
 		return {
 			code: 'timeout',
@@ -136,7 +138,7 @@ export function describeNetworkFailure(error: unknown, context: { timeoutMs: num
 			description: 'Raise the "Timeout" option for large images, or try again later.',
 		};
 	}
-	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || /socket hang up|reset|other side closed/i.test(text)) {
+	if (reset || /socket hang up|reset|other side closed|aborted/i.test(text)) {
 		return {
 			code: 'connection_reset',
 			retryable: true,
