@@ -75,3 +75,14 @@ describe('describeNetworkFailure: a body cut off mid-way', () => {
 		expect(failure).toMatchObject({ retryable: true, code: 'timeout' });
 	});
 });
+
+describe('describeNetworkFailure: the clock decides a time-out', () => {
+	it('a failure reported as a reset once the time-out has passed is a time-out', () => {
+		const failure = describeNetworkFailure({ code: 'ECONNRESET', message: 'socket hang up' }, { timeoutMs: 1500, host: 'h', elapsedMs: 1502 });
+		expect(failure).toMatchObject({ code: 'timeout', message: 'The service did not answer within 1500 ms' });
+	});
+	it('the same reset well before the time-out is a reset', () => {
+		const failure = describeNetworkFailure({ code: 'ECONNRESET', message: 'socket hang up' }, { timeoutMs: 1500, host: 'h', elapsedMs: 40 });
+		expect(failure).toMatchObject({ code: 'connection_reset' });
+	});
+});

@@ -117,20 +117,19 @@ export function describeHttpFailure(
 }
 
 /** A request that got no HTTP answer: connection refused or reset, time-out, DNS. */
-export function describeNetworkFailure(error: unknown, context: { timeoutMs: number; host: string }): Failure {
+export function describeNetworkFailure(
+	error: unknown,
+	context: { timeoutMs: number; host: string; elapsedMs?: number },
+): Failure {
 	const code = findErrorCode(error);
 	const text = errorText(error);
 	const name = (error as { name?: unknown } | undefined)?.name;
 	const reset = code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
-	if (
-		!reset &&
-		(code === 'ECONNABORTED' ||
-			code === 'ETIMEDOUT' ||
-			code === 'ESOCKETTIMEDOUT' ||
-			name === 'AbortError' ||
-			name === 'TimeoutError' ||
-			/timeout|timed out/i.test(text))
-	) {
+	// HTTP clients report a time-out in different ways (n8n 1.x's as a reset): the clock decides.
+	const timedOut = context.elapsedMs !== undefined && context.elapsedMs >= context.timeoutMs - 10;
+	const timeoutCode = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT';
+	const timeoutName = name === 'AbortError' || name === 'TimeoutError';
+	if (timedOut || (!reset && (timeoutCode || timeoutName || /timeout|timed out/i.test(text)))) {
 		return {
 			code: 'timeout',
 			retryable: true,

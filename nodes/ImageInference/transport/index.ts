@@ -84,12 +84,13 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		ignoreHttpStatusErrors: true,
 		timeout: call.settings.timeoutMs,
 	};
+	const started = Date.now();
 	const networkFailure = (error: unknown) => {
 		// only the execution's own cancel signal means cancelled; any other abort is a time-out
 		throwIfCancelled.call(this, signal, call.itemIndex);
-		return { ok: false as const, failure: describeNetworkFailure(error, { timeoutMs: call.settings.timeoutMs, host: call.serviceUrl }) };
+		const elapsedMs = Date.now() - started;
+		return { ok: false as const, failure: describeNetworkFailure(error, { timeoutMs: call.settings.timeoutMs, host: call.serviceUrl, elapsedMs }) };
 	};
-	const started = Date.now();
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)) as IN8nHttpFullResponse;
