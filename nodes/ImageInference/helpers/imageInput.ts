@@ -5,7 +5,7 @@ import { decodeBase64, normalizeBase64 } from './base64';
 import { readFieldName, truncate } from './parameters';
 import { SUPPORTED_IMAGE_FORMATS, sniffImageType } from './imageType';
 
-/** Where an item's image comes from, checked without reading any file. */
+/** Where an item's image comes from, as checked before any request (a file's bytes are not kept). */
 export type ImageInput =
 	| { source: 'binary'; field: string }
 	| { source: 'url'; url: string }

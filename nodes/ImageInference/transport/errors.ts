@@ -222,27 +222,25 @@ export function snippet(text: string, length = 300): string {
 	return clean.length > length ? `${clean.slice(0, length - 1)}…` : clean;
 }
 
-function findErrorCode(error: unknown): string | undefined {
-	const seen = new Set<unknown>();
+/** The error and what it wraps (n8n wraps the HTTP client's error in `cause` or `errorResponse`). */
+function causeChain(error: unknown): Array<{ code?: unknown; message?: unknown }> {
+	const chain: Array<{ code?: unknown; message?: unknown }> = [];
 	let current: unknown = error;
-	while (current && typeof current === 'object' && !seen.has(current)) {
-		seen.add(current);
-		const { code } = current as { code?: unknown };
-		if (typeof code === 'string' && /^(E[A-Z_]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
+	while (current && typeof current === 'object' && !chain.includes(current)) {
+		chain.push(current);
 		current = (current as { cause?: unknown }).cause ?? (current as { errorResponse?: unknown }).errorResponse;
 	}
-	return undefined;
+	return chain;
+}
+
+function findErrorCode(error: unknown): string | undefined {
+	const found = causeChain(error).find(({ code }) => typeof code === 'string' && /^(E[A-Z_]+|UND_ERR_[A-Z_]+)$/.test(code));
+	return found?.code as string | undefined;
 }
 
 function errorText(error: unknown): string {
-	const parts: string[] = [];
-	const seen = new Set<unknown>();
-	let current: unknown = error;
-	while (current && typeof current === 'object' && !seen.has(current)) {
-		seen.add(current);
-		const { message } = current as { message?: unknown };
-		if (typeof message === 'string') parts.push(message);
-		current = (current as { cause?: unknown }).cause ?? (current as { errorResponse?: unknown }).errorResponse;
-	}
-	return parts.join(' | ');
+	return causeChain(error)
+		.map(({ message }) => message)
+		.filter((message): message is string => typeof message === 'string')
+		.join(' | ');
 }
