@@ -1,11 +1,12 @@
 import { sha256 } from '../reference-server';
 import { decodeImage } from '../reference-server/image-codec';
 import type { InputItem } from '../harness/execute';
+import { SAMPLE_PDF } from '../harness/images';
 import { CAR, DOG, carItem, classifyParameters, detectParameters, failureOf, pngOf, useServer } from './setup';
 
 type Detection = { label: string; confidence: number; x: number; y: number; width: number; height: number };
 
-const PDF = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+const PDF = SAMPLE_PDF;
 const CAR_PNG = pngOf(CAR);
 
 /** An e-mail-like item: a photo, a PDF and a PNG, as Gmail names attachments. */

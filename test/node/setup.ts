@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { INodeExecutionData } from 'n8n-workflow';
-import { PNG } from 'pngjs';
 
 import type { ReferenceServer } from '../reference-server';
 import { startReferenceServer } from '../reference-server';
-import { decodeImage } from '../reference-server/image-codec';
 import type { HarnessCredentials, InputItem, ParameterValue, RunResult } from '../harness/execute';
 import { runNode } from '../harness/execute';
+
+export { pngOf } from '../harness/images';
 
 export const fixture = (name: string): Buffer => readFileSync(join(__dirname, '..', 'fixtures', name));
 export const CAR = fixture('car.jpg');
@@ -91,10 +91,3 @@ export async function failureOf(promise: Promise<unknown>) {
 
 export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);
 
-/** The photo's own pixels re-encoded as a PNG (a real image in a second format). */
-export function pngOf(jpegBytes: Buffer): Buffer {
-	const decoded = decodeImage(jpegBytes);
-	const png = new PNG({ width: decoded.width, height: decoded.height });
-	decoded.data.copy(png.data);
-	return PNG.sync.write(png);
-}
