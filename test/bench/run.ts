@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --smoke]`: the node's speed and memory against the reference server on
+ * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,memory,versus]`: the node's speed and memory against the reference server on
  * loopback (the server runs in a child process so only the node is measured). Prints a markdown
  * table. --smoke runs every benchmark small, to prove they run; targets are read on full runs.
  */
@@ -16,6 +16,9 @@ import { startServerProcess } from './server-process';
 import { compareWithHttpRequestNode } from './versus-http-request';
 
 const smoke = process.argv.includes('--smoke');
+/** `--only=attachments,throughput`: run just those benchmarks (names as in main()). */
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const selected = (name: string) => !only || only.includes(name);
 const CAR = readFileSync(join(__dirname, '..', 'fixtures', 'car.jpg'));
 const rows: string[][] = [];
 const row = (...cells: Array<string | number>) => rows.push(cells.map(String));
@@ -150,11 +153,11 @@ async function memory(server: RemoteServer) {
 async function main() {
 	const server = await startServerProcess();
 	try {
-		await throughput(server);
-		await attachments(server);
-		await overhead(server);
-		await memory(server);
-		for (const result of await compareWithHttpRequestNode(smoke)) row(...result);
+		if (selected('throughput')) await throughput(server);
+		if (selected('attachments')) await attachments(server);
+		if (selected('overhead')) await overhead(server);
+		if (selected('memory')) await memory(server);
+		if (selected('versus')) for (const result of await compareWithHttpRequestNode(smoke)) row(...result);
 	} finally {
 		await server.close();
 	}

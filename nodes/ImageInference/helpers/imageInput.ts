@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { decodeBase64, normalizeBase64 } from './base64';
 import type { ImageSize } from './imageSize';
 import { readImageSize } from './imageSize';
-import { readFieldName, truncate } from './parameters';
+import { truncate } from './parameters';
 import { SUPPORTED_IMAGE_FORMATS, sniffImageType } from './imageType';
 
 /**
@@ -79,7 +79,10 @@ function readFieldList(this: IExecuteFunctions, itemIndex: number): string[] {
 	const text = Array.isArray(raw) ? raw.join(',') : raw;
 	const names = typeof text === 'string' ? text.split(',').map((name) => name.trim()).filter(Boolean) : [];
 	if (names.length === 0) {
-		readFieldName.call(this, itemIndex, '', 'Input Binary Field');
+		throw new NodeOperationError(this.getNode(), 'Input Binary Field is empty', {
+			itemIndex,
+			description: 'Enter the name of a binary field, for example "data", or several separated by commas; or use "All Images on the Item".',
+		});
 	}
 	return [...new Set(names)];
 }
