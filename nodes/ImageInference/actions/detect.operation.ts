@@ -112,7 +112,7 @@ const properties: INodeProperties[] = [
 			type: 'string',
 			default: 'data',
 			description:
-				'The output binary field for the annotated image. Other binary fields of the item pass through unchanged.',
+				'The output binary field for the annotated image. With one named input field, a URL or Base64, the item’s other binary fields pass through unchanged.',
 			displayOptions: { hide: { outputImages: ['original', 'none'] } },
 		},
 		{
