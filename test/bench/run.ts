@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --smoke]`: the node's speed and memory against the reference server on
+ * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,memory,versus]`: the node's speed and memory against the reference server on
  * loopback (the server runs in a child process so only the node is measured). Prints a markdown
  * table. --smoke runs every benchmark small, to prove they run; targets are read on full runs.
  */
@@ -16,6 +16,9 @@ import { startServerProcess } from './server-process';
 import { compareWithHttpRequestNode } from './versus-http-request';
 
 const smoke = process.argv.includes('--smoke');
+/** `--only=attachments,throughput`: run just those benchmarks (names as in main()). */
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const selected = (name: string) => !only || only.includes(name);
 const CAR = readFileSync(join(__dirname, '..', 'fixtures', 'car.jpg'));
 const rows: string[][] = [];
 const row = (...cells: Array<string | number>) => rows.push(cells.map(String));
@@ -70,6 +73,41 @@ async function rawLoop(server: RemoteServer, count: number, concurrency: number)
 	await agent.close();
 }
 
+/** One item with ten image attachments against ten items of one image: the pool runs over images. */
+async function attachments(server: RemoteServer) {
+	const rounds = smoke ? 3 : 20;
+	const latency = 100;
+	const attachmentItem = {
+		binary: Object.fromEntries(
+			Array.from({ length: 10 }, (_, index) => [`attachment_${index}`, { bytes: CAR, fileName: `car-${index}.jpg`, mimeType: 'image/jpeg' }]),
+		),
+	};
+	const runs = {
+		separate: { parameters: detectParameters(server, { concurrency: 10 }), items: carItems(10) },
+		attached: { parameters: { ...detectParameters(server, { concurrency: 10 }), imageSource: 'allImages' }, items: [attachmentItem] },
+	};
+	const times: Record<keyof typeof runs, number[]> = { separate: [], attached: [] };
+	await server.setLatency(latency);
+	for (let round = 0; round < rounds; round++) {
+		for (const key of ['separate', 'attached'] as const) {
+			const started = performance.now();
+			const { items } = await runNode({ ...runs[key], credentials: credentialsOf(server), recordRequests: false });
+			times[key].push(performance.now() - started);
+			if (items.length !== 10 || items.some((item) => item.json.error)) throw new Error(`attachments run (${key}) failed`);
+		}
+	}
+	await server.setLatency(0);
+	const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+	const attached = median(times.attached);
+	const separate = median(times.separate);
+	row(
+		`5. One item with 10 image attachments (All Images on the Item) vs 10 items, ${latency} ms latency, concurrency 10, median of ${rounds}`,
+		`${fixed(attached)} ms`,
+		`10 items ${fixed(separate)} ms: ${fixed(attached / separate)} ×`,
+		'≤ 1.15 ×',
+	);
+}
+
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 
 async function overhead(server: RemoteServer) {
@@ -115,10 +153,11 @@ async function memory(server: RemoteServer) {
 async function main() {
 	const server = await startServerProcess();
 	try {
-		await throughput(server);
-		await overhead(server);
-		await memory(server);
-		for (const result of await compareWithHttpRequestNode(smoke)) row(...result);
+		if (selected('throughput')) await throughput(server);
+		if (selected('attachments')) await attachments(server);
+		if (selected('overhead')) await overhead(server);
+		if (selected('memory')) await memory(server);
+		if (selected('versus')) for (const result of await compareWithHttpRequestNode(smoke)) row(...result);
 	} finally {
 		await server.close();
 	}

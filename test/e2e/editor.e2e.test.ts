@@ -7,7 +7,10 @@
  * Asserts that the operation and image-source switches offer what they should and show/hide their
  * fields as designed, that the detect-only options are offered only for Detect, that the
  * credential type "Image Inference API" is offered with its fields, and that nothing errors in the
- * browser console while the panel is used. Saves docs/node-detect.png and docs/node-classify.png.
+ * browser console while the panel is used. The object-item and image options appear only where they
+ * apply (Include Images Without Objects only for One Item per Object, Put Original Image in Field
+ * only when Output Images includes the original). Saves docs/node-detect.png,
+ * docs/node-detect-options.png and docs/node-classify.png.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -43,6 +46,10 @@ const DETECT_OPTIONS = [
 	'Box Stroke Width',
 	'Concurrency',
 	'Confidence Threshold',
+	'Ignore These Labels',
+	'Max Objects',
+	'Only These Labels',
+	'Output Images',
 	'Put Annotated Image in Field',
 	'Retries',
 	'Show Confidence on Boxes',
@@ -120,10 +127,10 @@ describe('Image Inference in the n8n editor (Chromium)', () => {
 		expect(await input.inputValue()).toBe(shown);
 	}
 
-	async function expectSourceFields(source: string, shown: string): Promise<void> {
+	async function expectSourceFields(source: string, shown: string | undefined): Promise<void> {
 		await choose('imageSource', source);
 		const visible = await visibleParameters();
-		expect(SOURCE_FIELDS.filter((f) => visible.includes(f))).toEqual([shown]);
+		expect(SOURCE_FIELDS.filter((f) => visible.includes(f))).toEqual(shown ? [shown] : []);
 	}
 
 	async function addOptions(): Promise<string[]> {
@@ -159,19 +166,25 @@ describe('Image Inference in the n8n editor (Chromium)', () => {
 		await node.dblclick();
 		await panel().waitFor({ state: 'visible' });
 		await expectValue('operation', 'Detect Objects');
-		expect(await visibleParameters()).toEqual(['operation', 'modelId', 'imageSource', 'binaryPropertyName']);
+		expect(await visibleParameters()).toEqual(['operation', 'modelId', 'imageSource', 'binaryPropertyName', 'outputItems']);
 
 		const operations = await openSelect(panel().locator('[data-test-id="parameter-input-operation"] input'));
 		expect(operations).toEqual(['Detect Objects', 'Classify Image']);
 		await closeSelect();
 
 		const sources = await openSelect(panel().locator('[data-test-id="parameter-input-imageSource"] input'));
-		expect(sources).toEqual(['Binary File', 'URL', 'Base64']);
+		expect(sources).toEqual(['Binary File', 'All Images on the Item', 'URL', 'Base64']);
 		await closeSelect();
 		await expectSourceFields('URL', 'imageUrl');
 		await expectSourceFields('Base64', 'imageBase64');
+		await expectSourceFields('All Images on the Item', undefined);
 		await expectSourceFields('Binary File', 'binaryPropertyName');
 
+		expect(await openSelect(panel().locator('[data-test-id="parameter-input-outputItems"] input'))).toEqual([
+			'One Item per Image',
+			'One Item per Object',
+		]);
+		await closeSelect();
 		expect(await addOptions()).toEqual(DETECT_OPTIONS);
 
 		// the credential: the imported one is listed under its type, and a new one is of that type
@@ -195,12 +208,37 @@ describe('Image Inference in the n8n editor (Chromium)', () => {
 		await page.mouse.move(0, 0);
 		await page.screenshot({ path: path.join(DOCS, 'node-detect.png') });
 
+		// --- Detect, one item per object: the object and image options where they apply ---
+		await choose('outputItems', 'One Item per Object');
+		const notYetAdded = (name: string) => !['Annotate Image', 'Confidence Threshold'].includes(name);
+		expect(await addOptions()).toEqual([...DETECT_OPTIONS, 'Include Images Without Objects'].filter(notYetAdded).sort((a, b) => a.localeCompare(b)));
+		await addOption('Output Images');
+		await choose('outputImages', 'Original');
+		let offered = await addOptions();
+		expect(offered).toContain('Put Original Image in Field');
+		expect(offered).not.toContain('Put Annotated Image in Field');
+		await choose('outputImages', 'Both');
+		offered = await addOptions();
+		expect(offered).toContain('Put Original Image in Field');
+		await addOption('Put Original Image in Field');
+		await addOption('Only These Labels');
+		await panel().locator('[data-test-id="parameter-input-onlyLabels"] input, [data-test-id="parameter-input-onlyLabels"] textarea').first().fill('person, car');
+		await addOption('Max Objects');
+		await addOption('Include Images Without Objects');
+		await page.mouse.move(0, 0);
+		await page.screenshot({ path: path.join(DOCS, 'node-detect-options.png') });
+		await choose('outputItems', 'One Item per Image');
+		expect(await addOptions()).not.toContain('Include Images Without Objects');
+
 		// --- the panel, Classify ---
 		await choose('operation', 'Classify Image');
 		expect(await visibleParameters()).toEqual(['operation', 'modelId', 'imageSource', 'binaryPropertyName']);
 		const classifyOptions = await addOptions();
 		expect(classifyOptions).toEqual(CLASSIFY_OPTIONS);
 		expect(classifyOptions).not.toContain('Annotate Image');
+		for (const objectOption of ['Only These Labels', 'Max Objects', 'Output Images', 'Include Images Without Objects']) {
+			expect(classifyOptions).not.toContain(objectOption);
+		}
 		await expectSourceFields('URL', 'imageUrl');
 		await expectSourceFields('Base64', 'imageBase64');
 		await expectSourceFields('Binary File', 'binaryPropertyName');
@@ -218,7 +256,7 @@ describe('Image Inference in the n8n editor (Chromium)', () => {
 		process.stdout.write(
 			`[editor e2e] panel checked in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
 				`${loadIgnored} known n8n load-time messages ignored; ${warnings.length} console warnings about the package; ` +
-				`screenshots docs/node-detect.png, docs/node-classify.png\n`,
+				`screenshots docs/node-detect.png, docs/node-detect-options.png, docs/node-classify.png\n`,
 		);
 		expect(warnings).toEqual([]);
 	}, 180_000);

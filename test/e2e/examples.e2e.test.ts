@@ -123,7 +123,7 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 	});
 
 	it('the example files import unchanged, and every node type and version in them exists in this n8n', async () => {
-		const files = ['detect-objects-from-form-upload.json', 'classify-google-drive-files.json'];
+		const files = ['detect-objects-from-form-upload.json', 'classify-google-drive-files.json', 'crop-and-classify-objects.json'];
 		const rawIds = await home.importWorkflows(files.map((f) => ({ ...loadExample(f), id: undefined })));
 		const server_ = await home.start();
 		try {

@@ -8,6 +8,8 @@ import { startReferenceServer } from '../reference-server';
 import type { HarnessCredentials, InputItem, ParameterValue, RunResult } from '../harness/execute';
 import { runNode } from '../harness/execute';
 
+export { pngOf } from '../harness/images';
+
 export const fixture = (name: string): Buffer => readFileSync(join(__dirname, '..', 'fixtures', name));
 export const CAR = fixture('car.jpg');
 export const DOG = fixture('dog.jpg');
@@ -88,3 +90,4 @@ export async function failureOf(promise: Promise<unknown>) {
 }
 
 export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);
+
