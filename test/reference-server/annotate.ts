@@ -40,11 +40,12 @@ export function annotate(image: DecodedImage, detections: DetectedObject[], opti
 		const text = (options.show_prob ?? true) ? `${detection.label} ${detection.confidence.toFixed(2)}` : detection.label;
 		const { width, height } = labelSize(text, scale);
 		const x = Math.max(0, Math.min(detection.x - stroke, canvas.width - width));
-		// Above the box, else below it, else inside its top edge: the first spot no other label holds.
-		const tops = [detection.y - stroke - height, detection.y + detection.height + stroke, detection.y];
-		const spots = tops.map((top) => ({ x, y: Math.max(0, top), width, height }));
-		const fits = (spot: Box) => spot.y + spot.height <= canvas.height && !placed.some((other) => overlaps(spot, other));
-		const spot = spots.find((candidate, index) => (index === 0 ? tops[0] >= 0 : true) && fits(candidate)) ?? spots.find(fits) ?? spots[0];
+		// Above the box, else below it, else inside its top edge: the first spot inside the image that
+		// no other label holds; failing that, the first one inside the image.
+		const spots = [detection.y - stroke - height, detection.y + detection.height + stroke, detection.y]
+			.filter((top) => top >= 0 && top + height <= canvas.height)
+			.map((top) => ({ x, y: top, width, height }));
+		const spot = spots.find((candidate) => !placed.some((other) => overlaps(candidate, other))) ?? spots[0] ?? { x, y: 0, width, height };
 		placed.push(spot);
 		drawLabel(canvas, text, spot.x, spot.y, scale, colour, inkOn(colour));
 	}
