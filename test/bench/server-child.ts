@@ -1,11 +1,12 @@
 /**
  * The reference server in a child process, so the benchmarks measure the node's CPU and memory
  * alone. Talks over IPC: sends { url, apiKey, models } once listening; obeys { latencyMs }.
+ * Its default models are the synthetic ones: the benchmarks measure the node, not inference.
  */
 import { startReferenceServer } from '../reference-server';
 
 async function main() {
-	const server = await startReferenceServer({ apiKey: 'bench-key' });
+	const server = await startReferenceServer({ apiKey: 'bench-key', defaultModels: 'synthetic' });
 	process.on('message', (message: { latencyMs?: number; close?: boolean }) => {
 		if (message.latencyMs !== undefined) {
 			server.setLatency(message.latencyMs);

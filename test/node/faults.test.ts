@@ -20,7 +20,7 @@ const permanentFaults: Array<{ name: string; action: FaultAction; expect: Expect
 ];
 
 describe('faults, one item at a time', () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 	const parameters = () => detectParameters(server(), { options: { retries: 2, timeout: 1000 } });
 
 	describe.each([false, true])('Continue On Fail %s', (continueOnFail) => {
@@ -90,7 +90,7 @@ function seeded(seed: number) {
 }
 
 describe('a mixed batch of 50 items with faults on random items, concurrency 10', () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 
 	it.each([true, false])('Continue On Fail %s: 50 items out, in order, none lost or duplicated', async (continueOnFail) => {
 		const random = seeded(continueOnFail ? 7 : 11);

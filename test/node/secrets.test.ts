@@ -8,7 +8,7 @@ const KEY = 'sk-live-7Hq2Zx9WmQ4vB8nK';
 
 /** Every kind of outcome, in both credential modes: the key shows up nowhere a user or a log can see. */
 describe('the API key never leaks', () => {
-	const { server, run } = useServer({ apiKey: KEY });
+	const { server, run } = useServer({ apiKey: KEY, defaultModels: 'synthetic' });
 
 	const faults: Array<FaultAction | undefined> = [
 		undefined,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import type { ReferenceServer } from '../reference-server';
+import type { DefaultModels, ReferenceServer } from '../reference-server';
 import { startReferenceServer } from '../reference-server';
 import type { HarnessCredentials, InputItem, ParameterValue, RunResult } from '../harness/execute';
 import { runNode } from '../harness/execute';
@@ -21,12 +21,16 @@ export const dogItem = (field = 'data'): InputItem => ({
 	binary: { [field]: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg' } },
 });
 
-/** A reference server for the file's tests, and a way to run the node against it. */
-export function useServer(options: { apiKey?: string } = {}) {
+/**
+ * A reference server for the file's tests, and a way to run the node against it. Its default
+ * models are the real detector's; tests about transport, faults and errors, where what the model
+ * sees does not matter, pass `defaultModels: 'synthetic'` (fast, and no detector to load).
+ */
+export function useServer(options: { apiKey?: string; defaultModels?: DefaultModels } = {}) {
 	const state: { server?: ReferenceServer } = {};
 	beforeAll(async () => {
 		state.server = await startReferenceServer(options);
-		// the first prediction of an image decodes and draws it; do that before tests time anything
+		// the first prediction of an image runs the model and draws; do that before tests time anything
 		state.server.predict('detect', CAR, {});
 		state.server.predict('classify', DOG, {});
 	});

@@ -8,7 +8,7 @@
  *   rest      RestClient (setupOwner, request, testCredential, createCredential, nodeTypes), OWNER
  *   workflow  workflow(), node(), manualTrigger(), readFile(), code(), imageInference(), …
  *   run-data  nodeItems(), nodeRuns(), nodeError(), executedNodes(), readBinary()
- *   examples  loadExample(), useCredentialAndModels(), feedTriggerWithFile(), swapNodeForFile(), watchLabel()
+ *   examples  loadExample(), useCredentialAndModels(), feedTriggerWithFile(), swapNodeForFile()
  */
 export * from './paths';
 export * from './install';
