@@ -50,6 +50,8 @@ export interface RunOptions {
 	signal?: AbortSignal;
 	/** Keep a copy of every request sent (default true; benchmarks turn it off). */
 	recordRequests?: boolean;
+	/** Run as n8n runs an AI Agent's tool: the node's `…Tool` variant. */
+	asTool?: boolean;
 }
 
 export interface SentRequest {
@@ -98,7 +100,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const node: INode = {
 		id: randomUUID(),
 		name: 'Image Inference',
-		type: 'n8n-nodes-image-inference.imageInference',
+		type: `n8n-nodes-image-inference.imageInference${options.asTool ? 'Tool' : ''}`,
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: {},

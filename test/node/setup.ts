@@ -46,7 +46,7 @@ export function useServer(options: { apiKey?: string } = {}) {
 	const run = async (
 		parameters: Record<string, ParameterValue>,
 		items: InputItem[],
-		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal } = {},
+		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean } = {},
 	): Promise<RunResult> =>
 		await runNode({
 			parameters,
@@ -54,6 +54,7 @@ export function useServer(options: { apiKey?: string } = {}) {
 			credentials: credentials(extra.credentials),
 			continueOnFail: extra.continueOnFail,
 			signal: extra.signal,
+			asTool: extra.asTool,
 		});
 	return { server, credentials, run };
 }
