@@ -57,7 +57,7 @@ describe('publish.yml', () => {
 		expect(setupNode.with!['registry-url']).toBe('https://registry.npmjs.org');
 		const order = [
 			/^node scripts\/require-npm\.mjs 11\.5\.1$/,
-			/^npm ci\b/,
+			/^npm install --no-audit --no-fund$/,
 			/^npm run test:unit$/,
 			/^npm run lint$/,
 			/npm pack --pack-destination "\$RUNNER_TEMP\/release"[\s\S]*TARBALL=.*>> "\$GITHUB_ENV"/,
