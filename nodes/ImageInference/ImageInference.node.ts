@@ -5,7 +5,7 @@ import * as classify from './actions/classify.operation';
 import { imageSourceFields, modelIdField } from './actions/common.description';
 import * as detect from './actions/detect.operation';
 import { router } from './actions/router';
-import { runsAsTool, toToolOutput, toolDescriptionProperty } from './helpers/toolOutput';
+import { runAsTool, runsAsTool, toolDescriptionProperty } from './helpers/toolOutput';
 
 export class ImageInference implements INodeType {
 	description: INodeTypeDescription = {
@@ -52,7 +52,7 @@ export class ImageInference implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const output = await router.call(this);
-		return runsAsTool(this) ? toToolOutput(output) : output;
+		if (runsAsTool(this)) return await runAsTool(this, async () => await router.call(this));
+		return await router.call(this);
 	}
 }

@@ -43,6 +43,8 @@ type ToolResult = {
 	detections?: Detection[];
 	detectionsNotListed?: number;
 	error?: string;
+	description?: string;
+	status?: number;
 };
 
 /** The scripted model: call the tool with these arguments, then sum up whatever the tool returned. */
@@ -201,9 +203,10 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 		expect(server.requests[0].status).toBe(404);
 		expect(model.completions()).toHaveLength(2);
 		const [result] = toolMessages(model.completions()[1].body);
-		const parsed = JSON.parse(result.content) as ToolResult | ToolResult[];
-		const error = (Array.isArray(parsed) ? parsed[0] : parsed).error;
-		expect(error).toBe(`Model ${UNKNOWN_MODEL} was not found (404 Not Found)`);
+		const error = `Model ${UNKNOWN_MODEL} was not found (404 Not Found)`;
+		expect(JSON.parse(result.content)).toEqual([
+			{ error, description: expect.stringContaining('Check that the Model ID is right'), status: 404 },
+		]);
 		expect(output).toBe(`The detection failed: ${error}`);
 		expect(res.run!.data.resultData.error).toBeUndefined();
 	});

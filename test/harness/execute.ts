@@ -52,6 +52,8 @@ export interface RunOptions {
 	recordRequests?: boolean;
 	/** Run as n8n runs an AI Agent's tool: the node's `…Tool` variant. */
 	asTool?: boolean;
+	/** The node's On Error setting. */
+	onError?: INode['onError'];
 }
 
 export interface SentRequest {
@@ -104,6 +106,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: {},
+		...(options.onError ? { onError: options.onError } : {}),
 	};
 	const inputItems: INodeExecutionData[] = options.items.map((item) => ({
 		json: item.json ?? {},

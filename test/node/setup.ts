@@ -46,7 +46,7 @@ export function useServer(options: { apiKey?: string } = {}) {
 	const run = async (
 		parameters: Record<string, ParameterValue>,
 		items: InputItem[],
-		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean } = {},
+		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' } = {},
 	): Promise<RunResult> =>
 		await runNode({
 			parameters,
@@ -55,6 +55,7 @@ export function useServer(options: { apiKey?: string } = {}) {
 			continueOnFail: extra.continueOnFail,
 			signal: extra.signal,
 			asTool: extra.asTool,
+			onError: extra.onError,
 		});
 	return { server, credentials, run };
 }

@@ -9,7 +9,7 @@ import {
 	TOOL_DESCRIPTION,
 } from '../../nodes/ImageInference/helpers/toolOutput';
 import { crowdedScene } from '../harness/crowdedScene';
-import { CAR, DOG, classifyParameters, detectParameters, dogItem, useServer } from './setup';
+import { CAR, DOG, classifyParameters, detectParameters, dogItem, failureOf, useServer } from './setup';
 
 type Detection = { label: string; confidence: number; x: number; y: number; width: number; height: number };
 const UNKNOWN_MODEL = '00000000-0000-4000-8000-00000000beef';
@@ -102,13 +102,28 @@ describe('As an AI Agent tool', () => {
 		expect(real.items[0].json).toMatchObject({ category: expected.category, confidence: expected.confidence });
 	});
 
-	it('with Continue On Fail, a failed call is a short error the agent can read', async () => {
-		const { items } = await run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, continueOnFail: true });
-		expect(items[0].json).toEqual({
-			error: expect.stringContaining(`Model ${UNKNOWN_MODEL} was not found (404`),
-			description: expect.any(String),
+	it('a failed call comes back to the agent as a short error it can act on, with or without Continue On Fail', async () => {
+		const expected = {
+			error: `Model ${UNKNOWN_MODEL} was not found (404 Not Found)`,
+			description: expect.stringContaining('Check that the Model ID is right'),
 			status: 404,
-		});
+		};
+		const plain = await run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true });
+		expect(plain.items).toEqual([{ json: expected, pairedItem: { item: 0 } }]);
+		const continued = await run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, continueOnFail: true });
+		expect(continued.items).toEqual([{ json: expected, pairedItem: { item: 0 } }]);
+		expect(server().requests).toHaveLength(2);
+	});
+
+	it('bad arguments from the agent come back as an error naming what to fix; nothing is sent', async () => {
+		const { items } = await run(urlDetect({ modelId: 'the car model', imageUrl: 'photo.jpg' }), [{}], { asTool: true });
+		expect(items[0].json).toEqual({ error: 'Model ID "the car model" is not a UUID', description: expect.stringContaining('model details') });
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it('with On Error set to Stop Workflow, a failed call stops the workflow as it does outside an agent', async () => {
+		const failure = await failureOf(run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, onError: 'stopWorkflow' }));
+		expect(failure.message).toBe(`Model ${UNKNOWN_MODEL} was not found (404 Not Found)`);
 	});
 
 	it('tells the agent, in the tool panel only, what the tool does, what to pass and what comes back', () => {

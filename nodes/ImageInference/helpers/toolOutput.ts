@@ -27,7 +27,7 @@ export const TOOL_DESCRIPTION =
 	'Pass the model ID (a UUID) and the image as an http(s) URL or as base64 text. ' +
 	`Returns compact JSON. Detect Objects: {totalDetections, countsByLabel: {label: count}, detections: up to ${MAX_TOOL_DETECTIONS} of {label, confidence 0-1, x, y, width, height}, most confident first, detectionsNotListed}. ` +
 	`Classify Image: {category, confidence, predictions: up to ${MAX_TOOL_PREDICTIONS} of {category, confidence}}. ` +
-	'On failure: {error} saying what went wrong (for example an unknown model ID). No image is returned.';
+	'On failure: {error, description} saying what went wrong and what to check (for example an unknown model ID). No image is returned.';
 
 /**
  * The text the agent reads about this tool, in the tool's panel only (`@tool`). Because the node
@@ -47,6 +47,30 @@ export const toolDescriptionProperty: INodeProperties = {
 /** Whether this execution is an AI Agent's tool call (n8n runs the `…Tool` variant of the node). */
 export function runsAsTool(context: IExecuteFunctions): boolean {
 	return context.getNode().type.endsWith('Tool') || context.isToolExecution?.() === true;
+}
+
+/**
+ * Runs the node for an agent: its output made compact, and a failure returned to the agent as
+ * `{error, description, status}` it can act on. n8n 2.x hands a failed tool's message to the agent
+ * on its own; 1.x stops the whole workflow. The tool's On Error set to Stop Workflow still stops it.
+ */
+export async function runAsTool(
+	context: IExecuteFunctions,
+	run: () => Promise<INodeExecutionData[][]>,
+): Promise<INodeExecutionData[][]> {
+	if (context.getNode().onError === 'stopWorkflow') return toToolOutput(await run());
+	try {
+		return toToolOutput(await run());
+	} catch (error) {
+		const known = error as { message?: string; description?: string | null; context?: { itemIndex?: number }; errorResponse?: IDataObject };
+		const status = known.errorResponse?.status;
+		const json = compactError({
+			error: known.message ?? String(error),
+			description: known.description ?? null,
+			status: typeof status === 'number' ? status : null,
+		});
+		return [[{ json, pairedItem: { item: known.context?.itemIndex ?? 0 } }]];
+	}
 }
 
 /** The node's output as an agent gets it: every item compact, json only, pairing kept. */
