@@ -115,6 +115,16 @@ describe('As an AI Agent tool', () => {
 		expect(server().requests).toHaveLength(2);
 	});
 
+	it('the API key is in no tool result, failed or not, whichever way it is sent', async () => {
+		for (const sendAs of ['header', 'query'] as const) {
+			const failed = await run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, credentials: { sendAs } });
+			const served = await run(urlDetect(), [{}], { asTool: true, credentials: { sendAs } });
+			expect(failed.items[0].json.status).toBe(404);
+			expect(served.items[0].json.totalDetections).toBeGreaterThan(0);
+			expect(JSON.stringify([failed.items, served.items])).not.toContain(server().apiKey);
+		}
+	});
+
 	it('bad arguments from the agent come back as an error naming what to fix; nothing is sent', async () => {
 		const { items } = await run(urlDetect({ modelId: 'the car model', imageUrl: 'photo.jpg' }), [{}], { asTool: true });
 		expect(items[0].json).toEqual({ error: 'Model ID "the car model" is not a UUID', description: expect.stringContaining('model details') });
