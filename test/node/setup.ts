@@ -52,7 +52,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 	const run = async (
 		parameters: Record<string, ParameterValue>,
 		items: InputItem[],
-		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal } = {},
+		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' } = {},
 	): Promise<RunResult> =>
 		await runNode({
 			parameters,
@@ -60,6 +60,8 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 			credentials: credentials(extra.credentials),
 			continueOnFail: extra.continueOnFail,
 			signal: extra.signal,
+			asTool: extra.asTool,
+			onError: extra.onError,
 		});
 	return { server, credentials, run };
 }
