@@ -127,7 +127,7 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 		const [sent] = server.requests;
 		expect(sent.path).toBe(`/predict/detect/${server.models.detect}/`);
 		expect(sent.headers['x-api-key']).toBe(server.apiKey);
-		expect(sent.body).toEqual({ image: photoUrl, confidence: 0.3 });
+		expect(sent.body).toEqual({ image: photoUrl, confidence: 0.3, annotate: false });
 		expect(detectRequestSchema.safeParse(sent.body).success).toBe(true);
 		expect(sent.status).toBe(200);
 

@@ -38,6 +38,13 @@ describe('As an AI Agent tool', () => {
 			detectionsNotListed: 0,
 		});
 		expect(JSON.stringify(items[0].json)).not.toMatch(BASE64_RUN);
+		// the agent never sees a picture: the service is not asked to draw one
+		expect(server().requests[0].body).toEqual({ image: expect.stringMatching(/^http/), annotate: false });
+	});
+
+	it('still asks for the annotated picture when the user turned Annotate Image on explicitly', async () => {
+		await run(urlDetect({ options: { annotate: true } }), [{}], { asTool: true });
+		expect(server().requests[0].body).toMatchObject({ annotate: true });
 	});
 
 	it(`a 50-object answer: the ${MAX_TOOL_DETECTIONS} most confident listed, every one counted, under ${MAX_TOOL_RESULT_CHARS} characters`, async () => {

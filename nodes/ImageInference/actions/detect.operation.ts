@@ -8,6 +8,7 @@ import type { DetectionFilter } from '../helpers/detections';
 import { countLabels, filterDetections, parseLabelList, summarizeCounts } from '../helpers/detections';
 import { originalBinary } from '../helpers/imageInput';
 import { imageFacts, passedThroughBinaries } from '../helpers/outputItem';
+import { runsAsTool } from '../helpers/toolOutput';
 import { readFieldName, readOptionalBoolean, readOptionalNumber, readOptions, truncate } from '../helpers/parameters';
 import { confidenceOption, optionsCollection } from './common.description';
 import { predict } from './predict';
@@ -151,7 +152,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): DetectField
 	const annotate = readOptionalBoolean.call(this, itemIndex, options, 'annotate', 'Annotate Image');
 	const showProb = readOptionalBoolean.call(this, itemIndex, options, 'showConfidence', 'Show Confidence on Boxes');
 	const strokeWidth = readOptionalNumber.call(this, itemIndex, options, 'strokeWidth', 'Box Stroke Width', STROKE_WIDTH_BOUNDS);
-	const imageFields = readImageFields.call(this, itemIndex, options);
+	// an agent's tool result carries no picture, so the service is not asked to draw one
+	const imageFields = runsAsTool(this) ? {} : readImageFields.call(this, itemIndex, options);
 	if (confidence !== undefined) request.confidence = confidence;
 	// no annotated picture is wanted: the service need not draw one
 	if (annotate !== undefined || !imageFields.annotated) request.annotate = annotate ?? false;
