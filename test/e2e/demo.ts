@@ -58,13 +58,15 @@ async function main(): Promise<void> {
 		fs.mkdirSync(outDir, { recursive: true });
 		const imagePath = path.join(outDir, annotated.fileName ?? 'annotated.jpg');
 		fs.writeFileSync(imagePath, readBinary(home, annotated));
-		const { detections, labelsCount, countsByLabel, totalDetections } = detected.json as Record<string, unknown>;
+		const { detections, labelsCount, countsByLabel, totalDetections, summary: detectedSummary, field, fileName, imageWidth, imageHeight } =
+			detected.json as Record<string, unknown>;
 		const summary = {
 			n8nVersion: version,
 			workflow: 'examples/detect-objects-from-form-upload.json',
-			input: 'car.jpg',
+			input: { field, fileName, imageWidth, imageHeight },
 			annotatedImage: path.basename(imagePath),
 			annotatedImageMimeType: annotated.mimeType,
+			summary: detectedSummary,
 			totalDetections,
 			countsByLabel,
 			labelsCount,
@@ -81,9 +83,9 @@ async function main(): Promise<void> {
 			[
 				`# Image Inference demo (n8n ${version})`,
 				'',
-				`Input: car.jpg → annotated: ${path.basename(imagePath)} (${annotated.mimeType})`,
+				`Input: ${String(fileName)} (${String(imageWidth)} × ${String(imageHeight)}, field "${String(field)}") → annotated: ${path.basename(imagePath)} (${annotated.mimeType})`,
 				'',
-				`Total detections: ${String(totalDetections)}`,
+				`Detected: ${String(detectedSummary)} (${String(totalDetections)} in all)`,
 				'',
 				`Counts by label: ${Object.entries(countsByLabel as Record<string, number>).map(([l, n]) => `${l} ${n}`).join(', ')}`,
 				'',
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
 				'',
 			].join('\n'),
 		);
-		console.log(`[demo] ${String(totalDetections)} detection(s): ${JSON.stringify(countsByLabel)}; IF "car": ${summary.ifBranch}`);
+		console.log(`[demo] detected ${String(detectedSummary)}: ${JSON.stringify(countsByLabel)}; IF "car": ${summary.ifBranch}`);
 		console.log(`[demo] annotated image: ${imagePath}`);
 		console.log(`[demo] summary:         ${path.join(outDir, 'summary.json')} and summary.md`);
 		console.log(`[demo] done in ${Math.round((Date.now() - started) / 1000)} s`);
