@@ -150,7 +150,7 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 		const [result] = toolMessages(second.body);
 		expect(result.toolCallId).toBe('call_0_0');
 		const expected = server.predict('detect', CAR, { confidence: 0.3 });
-		expect(expected.detections.length).toBeGreaterThan(1);
+		expect(expected.labelsCount.map(({ label }) => label)).toContain('car');
 		expect(JSON.parse(result.content)).toEqual([
 			{
 				totalDetections: expected.detections.length,
