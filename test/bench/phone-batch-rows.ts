@@ -43,9 +43,11 @@ function describe(result: BatchResult): string[] {
 	const outcome = result.itemsInOrder ? `all ${result.count} items out, in order, each with its own answer` : `ITEMS WRONG: ${result.problems.slice(0, 3).join('; ')}`;
 	return [
 		label,
-		`peak RSS growth ${fixed(result.peakGrowthMb, 0)} MB over ${fixed(result.baselineMb, 0)} MB: **${fixed(result.ratio)} ×** (concurrency × mean image); ` +
-			`during the node ${fixed(result.nodeGrowthMb, 0)} MB (${fixed(result.nodeRatio)} ×)`,
-		`node wall ${fixed(result.wallMs / 1000)} s, ideal ${fixed(result.idealMs / 1000)} s: ${fixed(result.wallMs / result.idealMs)} ×; ${outcome}`,
+		`peak RSS growth ${fixed(result.peakGrowthMb, 0)} MB over ${fixed(result.baselineMb, 0)} MB after the warm-up: **${fixed(result.ratio)} ×** (concurrency × mean image); ` +
+			`during the node ${fixed(result.nodeGrowthMb, 0)} MB (${fixed(result.nodeRatio)} ×); over the idle process before the warm-up ${fixed(result.peakOverIdleMb, 0)} MB ` +
+			`(${fixed(result.peakOverIdleMb / (result.concurrency * result.meanImageMb))} ×)`,
+		`node wall ${fixed(result.wallMs / 1000)} s, ideal ${fixed(result.idealMs / 1000)} s: ${fixed(result.wallMs / result.idealMs)} × ` +
+			`(first request after ${fixed(result.firstRequestMs / 1000)} s, uploads ${fixed(result.meanUploadMs, 0)} ms each); ${outcome}`,
 		result.version.startsWith('1.') ? 'reported (1.x keeps binary data in memory)' : '≤ 3 ×',
 	];
 }

@@ -36,6 +36,9 @@ export interface BatchResult {
 	latencyMs: number;
 	/** RSS of the n8n process before the batch (after the warm-up). */
 	baselineMb: number;
+	/** RSS of the idle n8n process before the warm-up, and the batch's peak over it (what a fresh n8n grows by). */
+	idleMb: number;
+	peakOverIdleMb: number;
 	/** Peak RSS growth over the whole execution (reading the photos included), up to the node's end. */
 	peakGrowthMb: number;
 	/** Peak RSS growth while the Image Inference node ran, over the RSS when it started. */
@@ -146,6 +149,9 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult>
 			return JSON.parse(text) as Array<Record<string, unknown>>;
 		};
 		try {
+			await new Promise((resolve) => setTimeout(resolve, 2000));
+			const idleSamples = sampler.between(Date.now() - 1000, Date.now()).sort((a, b) => a - b);
+			const idleRss = idleSamples[Math.floor(idleSamples.length / 2)];
 			log(`n8n ${options.version}: warm-up with ${options.warmUp} photos`);
 			await call(options.warmUp);
 			await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -172,6 +178,8 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult>
 				concurrency: options.concurrency,
 				latencyMs: options.latencyMs,
 				baselineMb: mb(baseline),
+				idleMb: mb(idleRss),
+				peakOverIdleMb: mb(peak - idleRss),
 				peakGrowthMb: mb(peak - baseline),
 				nodeGrowthMb: mb(nodePeak - atNodeStart),
 				ratio: (peak - baseline) / (options.concurrency * meanImage),
