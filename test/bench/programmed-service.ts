@@ -31,6 +31,7 @@ export interface ProgrammedService {
 	url: string;
 	apiKey: string;
 	served: ServedRequest[];
+	setLatency(ms: number): void;
 	close(): Promise<void>;
 }
 
@@ -49,6 +50,7 @@ export async function startProgrammedService(answers: ProgrammedAnswer[], latenc
 		byFingerprint.set(fingerprint(head), { index, bodyLength: HEAD.length + Math.ceil(photo.length / 3) * 4 + TAIL.length });
 	});
 	const served: ServedRequest[] = [];
+	let latency = latencyMs;
 	const sockets = new Set<Socket>();
 	const path = `/predict/detect/${SYNTHETIC_DETECT_MODEL}/`;
 
@@ -84,8 +86,10 @@ export async function startProgrammedService(answers: ProgrammedAnswer[], latenc
 			const answer = answers[known.index].body;
 			setTimeout(() => {
 				response.writeHead(200, { 'content-type': 'application/json', 'content-length': answer.length });
-				response.end(answer, () => served.push({ photo: known.index, at, receivedAt, answeredAt: Date.now() }));
-			}, latencyMs).unref();
+				response.end(answer, () => {
+					if (served.length < 10_000) served.push({ photo: known.index, at, receivedAt, answeredAt: Date.now() });
+				});
+			}, latency).unref();
 		});
 	});
 	server.on('connection', (socket) => {
@@ -99,6 +103,9 @@ export async function startProgrammedService(answers: ProgrammedAnswer[], latenc
 		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
 		apiKey,
 		served,
+		setLatency: (ms) => {
+			latency = ms;
+		},
 		close: async () => {
 			for (const socket of sockets) socket.destroy();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
