@@ -76,8 +76,11 @@ export async function startProgrammedService(answers: ProgrammedAnswer[], latenc
 		request.on('end', () => {
 			const receivedAt = Date.now();
 			const start = Buffer.concat(head);
+			const imageHead = start.subarray(HEAD.length, HEAD.length + FINGERPRINT_CHARS);
+			// a photo smaller than the fingerprint ends at its closing quote (base64 has none)
+			const quote = imageHead.indexOf(0x22);
 			const known = start.subarray(0, HEAD.length).equals(HEAD)
-				? byFingerprint.get(fingerprint(start.subarray(HEAD.length, HEAD.length + FINGERPRINT_CHARS)))
+				? byFingerprint.get(fingerprint(quote === -1 ? imageHead : imageHead.subarray(0, quote)))
 				: undefined;
 			if (!known || known.bodyLength !== length) {
 				response.writeHead(400, { 'content-type': 'application/json' });
