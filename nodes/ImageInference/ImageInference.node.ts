@@ -5,6 +5,7 @@ import * as classify from './actions/classify.operation';
 import { imageSourceFields, modelIdField } from './actions/common.description';
 import * as detect from './actions/detect.operation';
 import { router } from './actions/router';
+import { runAsTool, runsAsTool, toolDescriptionProperty } from './helpers/toolOutput';
 
 export class ImageInference implements INodeType {
 	description: INodeTypeDescription = {
@@ -46,10 +47,12 @@ export class ImageInference implements INodeType {
 			...imageSourceFields,
 			...detect.description,
 			...classify.description,
+			toolDescriptionProperty,
 		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		if (runsAsTool(this)) return await runAsTool(this, async () => await router.call(this));
 		return await router.call(this);
 	}
 }

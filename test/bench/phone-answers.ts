@@ -17,12 +17,13 @@ export interface PhoneAnswer {
 	annotated: Buffer;
 }
 
-export const answerFile = (photo: string) => photo.replace(/\.jpg$/, '.answer.json');
+/** Named by the model, so answers from another model (or an older id) are never reused. */
+export const answerFile = (photo: string) => photo.replace(/\.jpg$/, `.${SYNTHETIC_DETECT_MODEL.slice(0, 8)}.answer.json`);
 
 export async function phoneAnswers(photos: string[], log: (line: string) => void = () => undefined): Promise<PhoneAnswer[]> {
 	const missing = photos.filter((photo) => !existsSync(answerFile(photo)));
 	if (missing.length) {
-		const server = await startReferenceServer({ apiKey: 'bench-answers' });
+		const server = await startReferenceServer({ apiKey: 'bench-answers', defaultModels: 'synthetic' });
 		try {
 			for (const photo of missing) {
 				const started = Date.now();

@@ -1,5 +1,5 @@
 /**
- * Benchmark 5's rows: the phone-photo batch in n8n 2.x (filesystem binary data, its default) and
+ * Benchmark 6's rows: the phone-photo batch in n8n 2.x (filesystem binary data, its default) and
  * 1.x (its default, binary data in memory). --smoke runs it on two small photos in 2.x only.
  */
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
@@ -19,7 +19,7 @@ export async function phoneBatchRows(smoke: boolean): Promise<string[][]> {
 	const versions = smoke ? [DEFAULT_N8N_VERSION] : [DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION];
 	for (const version of versions) {
 		if (!isInstalled(version) && (smoke || version !== DEFAULT_N8N_VERSION)) {
-			rows.push([`5. Phone photos in real n8n ${version}`, 'skipped: n8n not installed (npm run test:e2e installs it)', '', '']);
+			rows.push([`6. Phone photos in real n8n ${version}`, 'skipped: n8n not installed (npm run test:e2e installs it)', '', '']);
 			continue;
 		}
 		const photos = smoke ? smokePhotos() : phonePhotos((line) => process.stderr.write(`${line}\n`));
@@ -38,7 +38,7 @@ export async function phoneBatchRows(smoke: boolean): Promise<string[][]> {
 
 function describe(result: BatchResult): string[] {
 	const label =
-		`5. ${result.count} phone photos (mean ${fixed(result.meanImageMb, 1)} MB) in real n8n ${result.version}, ${result.binaryMode} binary data, ` +
+		`6. ${result.count} phone photos (mean ${fixed(result.meanImageMb, 1)} MB) in real n8n ${result.version}, ${result.binaryMode} binary data, ` +
 		`detect + annotate, concurrency ${result.concurrency}, ${result.latencyMs} ms latency`;
 	const outcome = result.itemsInOrder ? `all ${result.count} items out, in order, each with its own answer` : `ITEMS WRONG: ${result.problems.slice(0, 3).join('; ')}`;
 	return [

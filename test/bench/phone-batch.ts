@@ -1,5 +1,5 @@
 /**
- * Benchmark 5: a batch of phone photos through Detect + Annotate in real n8n, as a self-hosted
+ * Benchmark 6: a batch of phone photos through Detect + Annotate in real n8n, as a self-hosted
  * instance runs it. `n8n start` (one long-running process, regular mode, the version's default
  * binary data mode) runs a published workflow: Webhook → Code (the photo paths) → Read/Write Files
  * (one photo per item) → Code (marks the time) → Image Inference (detect, annotate, concurrency 5)

@@ -1,9 +1,9 @@
 /**
- * `npm run bench [-- --smoke] [-- --only=throughput,overhead,memory,versus,batch]`: the node's
- * speed and memory against the reference server on loopback (the server runs in a child process
- * so only the node is measured), and a batch of phone photos in real n8n. Prints a markdown table
- * with the machine's load. --smoke runs every benchmark small, to prove they run; targets are read
- * on full runs.
+ * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,memory,versus,batch]`:
+ * the node's speed and memory against the reference server on loopback (the server runs in a
+ * child process so only the node is measured), and a batch of phone photos in real n8n. Prints a
+ * markdown table with the machine's load. --smoke runs every benchmark small, to prove they run;
+ * targets are read on full runs.
  */
 import { fork } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -20,8 +20,9 @@ import { SYNTHETIC_DETECT_MODEL } from './models';
 import { phoneBatchRows } from './phone-batch-rows';
 
 const smoke = process.argv.includes('--smoke');
+/** `--only=attachments,throughput`: run just those benchmarks (names as in main()). */
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
-const selected = (section: string) => !only || only.includes(section);
+const selected = (name: string) => !only || only.includes(name);
 const CAR = readFileSync(join(__dirname, '..', 'fixtures', 'car.jpg'));
 const rows: string[][] = [];
 /** Each row carries the 1-minute load average when it was measured (other work shares the CPU). */
@@ -104,6 +105,41 @@ async function rawLoop(server: { url: string; apiKey: string }, count: number, c
 	await agent.close();
 }
 
+/** One item with ten image attachments against ten items of one image: the pool runs over images. */
+async function attachments(server: RemoteServer) {
+	const rounds = smoke ? 3 : 20;
+	const latency = 100;
+	const attachmentItem = {
+		binary: Object.fromEntries(
+			Array.from({ length: 10 }, (_, index) => [`attachment_${index}`, { bytes: CAR, fileName: `car-${index}.jpg`, mimeType: 'image/jpeg' }]),
+		),
+	};
+	const runs = {
+		separate: { parameters: detectParameters({ concurrency: 10 }), items: carItems(10) },
+		attached: { parameters: { ...detectParameters({ concurrency: 10 }), imageSource: 'allImages' }, items: [attachmentItem] },
+	};
+	const times: Record<keyof typeof runs, number[]> = { separate: [], attached: [] };
+	await server.setLatency(latency);
+	for (let round = 0; round < rounds; round++) {
+		for (const key of ['separate', 'attached'] as const) {
+			const started = performance.now();
+			const { items } = await runNode({ ...runs[key], credentials: credentialsOf(server), recordRequests: false });
+			times[key].push(performance.now() - started);
+			if (items.length !== 10 || items.some((item) => item.json.error)) throw new Error(`attachments run (${key}) failed`);
+		}
+	}
+	await server.setLatency(0);
+	const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+	const attached = median(times.attached);
+	const separate = median(times.separate);
+	row(
+		`5. One item with 10 image attachments (All Images on the Item) vs 10 items, ${latency} ms latency, concurrency 10, median of ${rounds}`,
+		`${fixed(attached)} ms`,
+		`10 items ${fixed(separate)} ms: ${fixed(attached / separate)} ×`,
+		'≤ 1.15 ×',
+	);
+}
+
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 
 async function overhead(server: RemoteServer) {
@@ -159,6 +195,7 @@ async function main() {
 	const server = await startServerProcess();
 	try {
 		if (selected('throughput')) await throughput(server);
+		if (selected('attachments')) await attachments(server);
 		if (selected('overhead')) await overhead(server);
 		if (selected('memory')) await memory(server);
 		if (selected('versus')) for (const result of await compareWithHttpRequestNode(smoke)) row(...result);

@@ -19,7 +19,7 @@ export async function compareWithHttpRequestNode(smoke: boolean): Promise<string
 		return [[label, 'skipped: n8n not installed yet (npm run test:e2e installs it)', '', 'not slower']];
 	}
 	packPackage();
-	const server = await startReferenceServer({ apiKey: 'bench-key', latencyMs: 100 });
+	const server = await startReferenceServer({ apiKey: 'bench-key', latencyMs: 100, defaultModels: 'synthetic' });
 	const home = await createN8nHome();
 	try {
 		const car = fixture('car.jpg');

@@ -1,9 +1,9 @@
 /**
- * The demo (`npm run demo`): runs examples/detect-objects-from-form-upload.json in real n8n (the
- * package installed as users install it) against the reference server, with the test photo car.jpg
- * fed in place of the form upload. The example's IF watches "car"; the reference server has its own
- * labels, so the demo watches $DEMO_LABEL or the first label the server reports for car.jpg (the
- * edit a user makes for their model). Writes, into demo-output/ (or argv[2]):
+ * The demo (`npm run demo`): runs examples/detect-objects-from-form-upload.json, as shipped, in
+ * real n8n (the package installed as users install it) against the reference server, whose default
+ * detection model is a real COCO object detector running offline, with the test photo car.jpg fed
+ * in place of the form upload. The detector finds the car, so the example's IF on "car" takes its
+ * true branch and composes the notification. Writes, into demo-output/ (or argv[2]):
  *   car.annotated.jpg   the annotated image exactly as n8n holds it in the run data (boxes drawn)
  *   summary.json        detections, labelsCount, countsByLabel, totalDetections, the IF branch, the notification
  *   summary.md          the same for a person
@@ -23,7 +23,6 @@ import {
 	readBinary,
 	repoRoot,
 	useCredentialAndModels,
-	watchLabel,
 } from './lib';
 
 async function main(): Promise<void> {
@@ -36,11 +35,7 @@ async function main(): Promise<void> {
 	try {
 		console.log(`[demo] n8n ${version}, user folder ${home.userFolder}; reference server ${server.url}`);
 		await home.importCredentials(imageInferenceCredential('credDemo00000001', { baseUrl: server.url, apiKey: server.apiKey }));
-		const label =
-			process.env.DEMO_LABEL ??
-			server.predict('detect', fs.readFileSync(fixture('car.jpg')), { confidence: 0.5 }).labelsCount[0]?.label ??
-			'car';
-		console.log(`[demo] the IF watches the label "${label}"`);
+		console.log(`[demo] detection model: ${server.catalogue.find((model) => model.id === server.models.detect)?.name}`);
 		const example = feedTriggerWithFile(
 			useCredentialAndModels(loadExample('detect-objects-from-form-upload.json'), {
 				credentialId: 'credDemo00000001',
@@ -50,7 +45,7 @@ async function main(): Promise<void> {
 			fixture('car.jpg'),
 			'Photo',
 		);
-		const [id] = await home.importWorkflows(watchLabel(example, label));
+		const [id] = await home.importWorkflows(example);
 		console.log('[demo] running the workflow in n8n…');
 		const res = await home.execute(id);
 		if (!res.ok || !res.run) throw new Error(`the workflow failed in n8n: ${res.error}`);
@@ -63,18 +58,19 @@ async function main(): Promise<void> {
 		fs.mkdirSync(outDir, { recursive: true });
 		const imagePath = path.join(outDir, annotated.fileName ?? 'annotated.jpg');
 		fs.writeFileSync(imagePath, readBinary(home, annotated));
-		const { detections, labelsCount, countsByLabel, totalDetections } = detected.json as Record<string, unknown>;
+		const { detections, labelsCount, countsByLabel, totalDetections, summary: detectedSummary, field, fileName, imageWidth, imageHeight } =
+			detected.json as Record<string, unknown>;
 		const summary = {
 			n8nVersion: version,
 			workflow: 'examples/detect-objects-from-form-upload.json',
-			input: 'car.jpg',
+			input: { field, fileName, imageWidth, imageHeight },
 			annotatedImage: path.basename(imagePath),
 			annotatedImageMimeType: annotated.mimeType,
+			summary: detectedSummary,
 			totalDetections,
 			countsByLabel,
 			labelsCount,
 			detections,
-			watchedLabel: label,
 			ifBranch: spotted ? 'true: Compose notification' : 'false: No car',
 			notification,
 		};
@@ -87,9 +83,9 @@ async function main(): Promise<void> {
 			[
 				`# Image Inference demo (n8n ${version})`,
 				'',
-				`Input: car.jpg → annotated: ${path.basename(imagePath)} (${annotated.mimeType})`,
+				`Input: ${String(fileName)} (${String(imageWidth)} × ${String(imageHeight)}, field "${String(field)}") → annotated: ${path.basename(imagePath)} (${annotated.mimeType})`,
 				'',
-				`Total detections: ${String(totalDetections)}`,
+				`Detected: ${String(detectedSummary)} (${String(totalDetections)} in all)`,
 				'',
 				`Counts by label: ${Object.entries(countsByLabel as Record<string, number>).map(([l, n]) => `${l} ${n}`).join(', ')}`,
 				'',
@@ -97,12 +93,12 @@ async function main(): Promise<void> {
 				'|---|---|---|---|---|---|',
 				...rows,
 				'',
-				`IF (count of "${label}" > 0) branch: ${summary.ifBranch}`,
+				`IF (count of "car" > 0) branch: ${summary.ifBranch}`,
 				notification ? `\nNotification: ${String(notification.subject)} — ${String(notification.text)}` : '',
 				'',
 			].join('\n'),
 		);
-		console.log(`[demo] ${String(totalDetections)} detection(s): ${JSON.stringify(countsByLabel)}`);
+		console.log(`[demo] detected ${String(detectedSummary)}: ${JSON.stringify(countsByLabel)}; IF "car": ${summary.ifBranch}`);
 		console.log(`[demo] annotated image: ${imagePath}`);
 		console.log(`[demo] summary:         ${path.join(outDir, 'summary.json')} and summary.md`);
 		console.log(`[demo] done in ${Math.round((Date.now() - started) / 1000)} s`);

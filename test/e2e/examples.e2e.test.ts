@@ -5,15 +5,18 @@
  *                                         named "Upload a photo" putting car.jpg in binary field "Photo"
  *   classify-google-drive-files.json      Google Drive Trigger → Manual Trigger (same name); the
  *                                         "Download file" node → Read File with dog.jpg in "data"
- * Everything after the swapped nodes is the example exactly as a user imports it. The detect example
- * runs twice: as shipped (its IF watches "car") and with the IF watching a label the reference
- * server reports for car.jpg, so both branches, and the notification with its attachment, run.
+ * Everything after the swapped nodes is the example exactly as a user imports it. The reference
+ * server's default models are a real COCO detector, so the detect example runs as shipped: on
+ * car.jpg it finds the car and takes the IF's true branch (the notification with its attachment);
+ * on dog.jpg there is no car and it takes the false branch.
  */
 import * as fs from 'fs';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
+import { intersectionOverUnion } from '../reference-server/detector';
 import {
 	createN8nHome,
 	e2eVersions,
+	executedNodes,
 	feedTriggerWithFile,
 	fixture,
 	imageInferenceCredential,
@@ -25,19 +28,20 @@ import {
 	RestClient,
 	swapNodeForFile,
 	useCredentialAndModels,
-	watchLabel,
 	type N8nHome,
 } from './lib';
 
 const CAR = fs.readFileSync(fixture('car.jpg'));
 const DOG = fs.readFileSync(fixture('dog.jpg'));
-type DetectResult = { detections: unknown[]; labelsCount: Array<{ label: string; total: number }>; image: string | null };
+type Detection = { label: string; confidence: number; x: number; y: number; width: number; height: number };
+type DetectResult = { detections: Detection[]; labelsCount: Array<{ label: string; total: number }>; image: string | null };
+/** The hand-drawn ground truth for the test photos (test/fixtures/annotations.json). */
+const TRUTH = JSON.parse(fs.readFileSync(fixture('annotations.json'), 'utf8')) as Record<string, Array<Omit<Detection, 'confidence'>>>;
 
 describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 	let server: ReferenceServer;
 	let home: N8nHome;
-	let watchedLabel: string;
-	const ids: Record<'detectAsShipped' | 'detectWatching' | 'classify', string> = { detectAsShipped: '', detectWatching: '', classify: '' };
+	const ids: Record<'detectCar' | 'detectDog' | 'classify', string> = { detectCar: '', detectDog: '', classify: '' };
 
 	beforeAll(async () => {
 		server = await startReferenceServer({});
@@ -45,21 +49,14 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 		home = await createN8nHome({ version, installStyle: 'npm' });
 		await home.importCredentials(imageInferenceCredential('credExamples0001', { baseUrl: server.url, apiKey: server.apiKey }));
 		const models = { credentialId: 'credExamples0001', detect: server.models.detect, classify: server.models.classify };
-		const detect = feedTriggerWithFile(
-			useCredentialAndModels(loadExample('detect-objects-from-form-upload.json'), models),
-			'Upload a photo',
-			fixture('car.jpg'),
-			'Photo',
-		);
-		// the reference server's labels are its own; watch one it reports for car.jpg so the
-		// notification branch runs too (the file as shipped watches "car")
-		watchedLabel = (server.predict('detect', CAR, { confidence: 0.5 }) as DetectResult).labelsCount[0].label;
+		const detect = (photo: string) =>
+			feedTriggerWithFile(useCredentialAndModels(loadExample('detect-objects-from-form-upload.json'), models), 'Upload a photo', fixture(photo), 'Photo');
 		let classify = useCredentialAndModels(loadExample('classify-google-drive-files.json'), models);
 		classify = replaceNode(classify, 'New file in folder', manualTrigger('New file in folder'));
 		classify = swapNodeForFile(classify, 'Download file', fixture('dog.jpg'), 'data');
-		[ids.detectAsShipped, ids.detectWatching, ids.classify] = await home.importWorkflows([
-			detect,
-			{ ...watchLabel(detect, watchedLabel), name: `${detect.name} (watching ${watchedLabel})` },
+		[ids.detectCar, ids.detectDog, ids.classify] = await home.importWorkflows([
+			detect('car.jpg'),
+			{ ...detect('dog.jpg'), name: 'Detect objects from a form upload (dog.jpg)' },
 			classify,
 		]);
 	});
@@ -80,39 +77,50 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 		return options;
 	};
 
-	it.each([
-		['as shipped (watching "car")', 'detectAsShipped' as const, (): string => 'car'],
-		['watching a label the server reports', 'detectWatching' as const, (): string => watchedLabel],
-	])('detect example %s: Detect → IF count > 0 → notification with the annotated photo', async (_what, key, label) => {
-		const res = await home.execute(ids[key]);
+	it('detect example on car.jpg: finds the car, IF "car" takes its true branch, the notification carries the annotated photo', async () => {
+		const res = await home.execute(ids.detectCar);
 		expect(res.error).toBeUndefined();
 		const run = res.run!;
 		expect(sentOptions('/detect/')).toEqual({ confidence: 0.5, show_prob: true });
 		const expected = server.predict('detect', CAR, sentOptions('/detect/')) as DetectResult;
-		const counts = Object.fromEntries(expected.labelsCount.map((l) => [l.label, l.total]));
 		const [detected] = nodeItems(run, 'Detect objects');
-		expect(detected.json.countsByLabel).toEqual(counts);
-		const spotted = (counts[label()] ?? 0) > 0;
-		if (key === 'detectWatching') expect(spotted).toBe(true);
-		expect(nodeItems(run, 'Car spotted?', { output: 0 })).toHaveLength(spotted ? 1 : 0);
-		expect(nodeItems(run, 'Car spotted?', { output: 1 })).toHaveLength(spotted ? 0 : 1);
-		if (spotted) {
-			const [message] = nodeItems(run, 'Compose notification');
-			const summary = expected.labelsCount.map((l) => `${l.total} × ${l.label}`).join(', ');
-			expect(message.json.subject).toBe(`Spotted: ${summary}`);
-			expect(message.json.text).toBe(`Found ${expected.detections.length} object(s): ${summary}. The photo with boxes is attached.`);
-			expect(message.binary!.attachment.fileName).toBe('car.annotated.jpg');
-			expect(message.binary!.attachment.mimeType).toBe('image/jpeg');
-			expect(readBinary(home, message.binary!.attachment).equals(Buffer.from(expected.image!, 'base64'))).toBe(true);
-		} else {
-			expect(nodeItems(run, 'No car')).toHaveLength(1);
-		}
+		expect(detected.json.detections).toEqual(expected.detections);
+		expect(detected.json.countsByLabel).toEqual(Object.fromEntries(expected.labelsCount.map((l) => [l.label, l.total])));
+		// the car on the road where the photo has it: label and box overlap (IoU ≥ 0.5), not exact floats
+		const [truth] = TRUTH['car.jpg'];
+		const car = (detected.json.detections as Detection[]).find((d) => d.label === 'car');
+		expect(car).toBeDefined();
+		expect(intersectionOverUnion(car!, truth)).toBeGreaterThanOrEqual(0.5);
+
+		expect(nodeItems(run, 'Car spotted?', { output: 0 })).toHaveLength(1);
+		expect(nodeItems(run, 'Car spotted?', { output: 1 })).toHaveLength(0);
+		expect(executedNodes(run)).not.toContain('No car');
+		const [message] = nodeItems(run, 'Compose notification');
+		const summary = expected.labelsCount.map((l) => `${l.total} × ${l.label}`).join(', ');
+		expect(summary).toContain('car');
+		expect(message.json.subject).toBe(`Spotted: ${summary}`);
+		expect(message.json.text).toBe(`Found ${expected.detections.length} object(s): ${summary}. The photo with boxes is attached.`);
+		expect(message.binary!.attachment.fileName).toBe('car.annotated.jpg');
+		expect(message.binary!.attachment.mimeType).toBe('image/jpeg');
+		expect(readBinary(home, message.binary!.attachment).equals(Buffer.from(expected.image!, 'base64'))).toBe(true);
 	});
 
-	it('classify example: Classify → Switch routes by the category the server gave', async () => {
+	it('detect example on dog.jpg: no car, the IF takes its false branch', async () => {
+		const res = await home.execute(ids.detectDog);
+		expect(res.error).toBeUndefined();
+		const expected = server.predict('detect', DOG, sentOptions('/detect/')) as DetectResult;
+		expect(expected.detections.some((d) => d.label === 'car')).toBe(false);
+		expect(nodeItems(res.run!, 'Detect objects')[0].json.detections).toEqual(expected.detections);
+		expect(nodeItems(res.run!, 'Car spotted?', { output: 0 })).toHaveLength(0);
+		expect(nodeItems(res.run!, 'No car')).toHaveLength(1);
+		expect(executedNodes(res.run!)).not.toContain('Compose notification');
+	});
+
+	it('classify example: Classify → Switch routes by the category the server gave (dog.jpg: Dogs)', async () => {
 		const res = await home.execute(ids.classify);
 		expect(res.error).toBeUndefined();
 		const expected = server.predict('classify', DOG, sentOptions('/classify/')) as { category: string };
+		expect(expected.category).toBe(TRUTH['dog.jpg'][0].label);
 		const [classified] = nodeItems(res.run!, 'Classify image');
 		expect(classified.json.category).toBe(expected.category);
 		const output = expected.category === 'dog' ? 0 : expected.category === 'cat' ? 1 : 2;
@@ -123,7 +131,7 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 	});
 
 	it('the example files import unchanged, and every node type and version in them exists in this n8n', async () => {
-		const files = ['detect-objects-from-form-upload.json', 'classify-google-drive-files.json'];
+		const files = ['detect-objects-from-form-upload.json', 'classify-google-drive-files.json', 'crop-and-classify-objects.json'];
 		const rawIds = await home.importWorkflows(files.map((f) => ({ ...loadExample(f), id: undefined })));
 		const server_ = await home.start();
 		try {

@@ -50,6 +50,10 @@ export interface RunOptions {
 	signal?: AbortSignal;
 	/** Keep a copy of every request sent (default true; benchmarks turn it off). */
 	recordRequests?: boolean;
+	/** Run as n8n runs an AI Agent's tool: the node's `…Tool` variant. */
+	asTool?: boolean;
+	/** The node's On Error setting. */
+	onError?: INode['onError'];
 }
 
 export interface SentRequest {
@@ -98,10 +102,11 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const node: INode = {
 		id: randomUUID(),
 		name: 'Image Inference',
-		type: 'n8n-nodes-image-inference.imageInference',
+		type: `n8n-nodes-image-inference.imageInference${options.asTool ? 'Tool' : ''}`,
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: {},
+		...(options.onError ? { onError: options.onError } : {}),
 	};
 	const inputItems: INodeExecutionData[] = options.items.map((item) => ({
 		json: item.json ?? {},

@@ -1,14 +1,18 @@
-// The verification gate: n8n's community-node lint over the sources, then the verification
-// scanner's analyzePackage over the sources and over the unpacked `npm pack` tarball.
+// The verification gate: n8n's community-node lint over the sources, the verification scanner's
+// analyzePackage over the sources and over the unpacked `npm pack` tarball, and the GitHub Actions
+// workflows (.github/workflows) against GitHub's workflow schema (@action-validator/cli).
 // Exits non-zero on any error.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ESLint } from 'eslint';
-import { SOURCE_FILE_PATTERNS, analyzePackage } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import { SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+
+import { buildAndPack, contentProblems, openTarball, scanProblems } from '../../scripts/tarball.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let failures = 0;
@@ -33,39 +37,39 @@ await step('n8n community-node lint (@n8n/node-cli/eslint) over nodes/, credenti
 	return errors ? text : undefined;
 });
 
-await step('verification scanner (analyzePackage) over the sources', async () => {
-	const result = await analyzePackage(root, SOURCE_FILE_PATTERNS);
-	return result.passed ? undefined : `${result.message}\n${result.details ?? ''}`;
+await step('verification scanner (analyzePackage) over the sources', () => scanProblems(root, SOURCE_FILE_PATTERNS));
+
+await step('GitHub Actions workflows (.github/workflows) valid against the workflow schema (@action-validator/cli)', () => {
+	const cli = createRequire(import.meta.url).resolve('@action-validator/cli/cli.mjs');
+	const dir = join(root, '.github', 'workflows');
+	const files = readdirSync(dir).filter((name) => /\.ya?ml$/.test(name));
+	if (files.length === 0) return `no workflow in ${dir}`;
+	const problems = [];
+	for (const name of files) {
+		try {
+			execFileSync(process.execPath, [cli, join(dir, name)], { stdio: ['ignore', 'pipe', 'pipe'] });
+		} catch (error) {
+			problems.push(`${name}: ${(error.stderr ?? error.stdout ?? '').toString().trim() || error.message}`);
+		}
+	}
+	console.log(`  ${files.join(', ')}`);
+	return problems.length ? problems.join('\n') : undefined;
 });
 
 const workDir = mkdtempSync(join(tmpdir(), 'image-inference-pack-'));
 try {
-	execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
-	const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', workDir], { cwd: root }).toString());
-	const tarball = join(workDir, packed[0].filename);
-	execFileSync('tar', ['-xzf', tarball, '-C', workDir]);
-	const unpacked = join(workDir, 'package');
-
-	await step('tarball holds dist/ only (plus package.json, README, LICENSE) and no runtime dependencies', () => {
-		const files = packed[0].files.map((file) => file.path);
-		const stray = files.filter((path) => !/^(dist\/|package\.json$|README\.md$|LICENSE(\.md)?$)/.test(path));
-		const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
-		const deps = Object.keys(manifest.dependencies ?? {});
-		const problems = [];
-		if (stray.length) problems.push(`files outside dist/: ${stray.join(', ')}`);
-		if (deps.length) problems.push(`runtime dependencies: ${deps.join(', ')}`);
-		if (manifest.overrides) problems.push('package.json carries overrides');
-		for (const path of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) {
-			if (!files.includes(path)) problems.push(`n8n section points at ${path}, not in the tarball`);
-		}
-		console.log(`  ${files.length} files, ${(packed[0].size / 1024).toFixed(1)} KiB packed`);
-		return problems.length ? problems.join('\n') : undefined;
-	});
-
-	await step('verification scanner (analyzePackage) over the unpacked tarball', async () => {
-		const result = await analyzePackage(unpacked);
-		return result.passed ? undefined : `${result.message}\n${result.details ?? ''}`;
-	});
+	const tarball = buildAndPack(root, workDir);
+	const packed = openTarball(tarball);
+	try {
+		await step('tarball holds dist/ only (plus package.json, README, LICENSE) and no runtime dependencies', () => {
+			const problems = contentProblems(packed);
+			console.log(`  ${packed.files.length} files`);
+			return problems.length ? problems.join('\n') : undefined;
+		});
+		await step('verification scanner (analyzePackage) over the unpacked tarball', () => scanProblems(packed.unpacked));
+	} finally {
+		packed.dispose();
+	}
 } finally {
 	rmSync(workDir, { recursive: true, force: true });
 }

@@ -1,3 +1,4 @@
+import { decodeImage } from '../reference-server/image-codec';
 import { CAR, DOG, classifyParameters, dogItem, useServer } from './setup';
 
 describe('Classify Image', () => {
@@ -7,10 +8,15 @@ describe('Classify Image', () => {
 	it('returns category, confidence and predictions, and passes the input file through', async () => {
 		const { items, bytes } = await run(classifyParameters(server()), [dogItem()]);
 		const expected = server().predict('classify', DOG, {}) as Classification;
+		const { width, height } = decodeImage(DOG);
 		expect(items[0].json).toEqual({
 			category: expected.category,
 			confidence: expected.confidence,
 			predictions: expected.predictions,
+			field: 'data',
+			fileName: 'dog.jpg',
+			imageWidth: width,
+			imageHeight: height,
 		});
 		expect(bytes(items[0], 'data').equals(DOG)).toBe(true);
 		expect(items[0].pairedItem).toEqual({ item: 0 });
@@ -35,7 +41,12 @@ describe('Classify Image', () => {
 		const byBase64 = (
 			await run(classifyParameters(server(), { imageSource: 'base64', imageBase64: DOG.toString('base64') }), [{ json: {} }])
 		).items[0].json;
-		expect(byUrl).toEqual(byFile);
-		expect(byBase64).toEqual(byFile);
+		const result = ({ category, confidence, predictions }: typeof byFile) => ({ category, confidence, predictions });
+		expect(result(byUrl)).toEqual(result(byFile));
+		expect(result(byBase64)).toEqual(result(byFile));
+		// a URL gives the node no bytes to measure; base64 does
+		expect(byUrl).toMatchObject({ imageWidth: null, imageHeight: null });
+		expect(byUrl.field).toBeUndefined();
+		expect(byBase64).toMatchObject({ fileName: 'image', imageWidth: byFile.imageWidth, imageHeight: byFile.imageHeight });
 	});
 });

@@ -56,7 +56,7 @@ async function runCredentialTest(credentials: { baseUrl: string; apiKey: string;
 }
 
 describe('credential test against the reference server', () => {
-	const { server } = useServer({ apiKey: 'credential-test-key' });
+	const { server } = useServer({ apiKey: 'credential-test-key', defaultModels: 'synthetic' });
 
 	it.each(['header', 'query'])('a good key sent as %s passes (the nil model answers 400/404, not 401)', async (sendAs) => {
 		const result = await runCredentialTest({ baseUrl: server().url, apiKey: server().apiKey, sendAs });

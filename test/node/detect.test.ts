@@ -111,6 +111,8 @@ describe('Detect Objects', () => {
 		server().addFault({ action: { type: 'extra-field' } });
 		const { items } = await run(detectParameters(server()), [carItem()]);
 		expect(items[0].json.totalDetections).toBeGreaterThan(0);
-		expect(Object.keys(items[0].json).sort()).toEqual(['countsByLabel', 'detections', 'labelsCount', 'totalDetections']);
+		expect(Object.keys(items[0].json).sort()).toEqual(
+			['countsByLabel', 'detections', 'field', 'fileName', 'imageHeight', 'imageWidth', 'labelsCount', 'summary', 'totalDetections'],
+		);
 	});
 });

@@ -17,11 +17,10 @@ const permanentFaults: Array<{ name: string; action: FaultAction; expect: Expect
 	{ name: 'malformed JSON', action: { type: 'malformed-json' }, expect: { attempts: 1, message: /answer could not be read: the 200 answer is not JSON/ } },
 	{ name: 'JSON that breaks the response schema', action: { type: 'schema-break' }, expect: { attempts: 1, message: /does not match the documented result \(.*(detections|labelsCount).*\)/ } },
 	{ name: 'a 404 with no body', action: { type: 'status', status: 404, body: '' }, expect: { attempts: 1, status: 404, message: /was not found \(404 Not Found\)/, description: /deployed/ } },
-	{ name: 'an annotated image that is not base64', action: { type: 'bad-annotated-image' }, expect: { attempts: 1, status: 200, message: /annotated image that is not valid base64/ } },
 ];
 
 describe('faults, one item at a time', () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 	const parameters = () => detectParameters(server(), { options: { retries: 2, timeout: 1000 } });
 
 	describe.each([false, true])('Continue On Fail %s', (continueOnFail) => {
@@ -91,7 +90,7 @@ function seeded(seed: number) {
 }
 
 describe('a mixed batch of 50 items with faults on random items, concurrency 10', () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 
 	it.each([true, false])('Continue On Fail %s: 50 items out, in order, none lost or duplicated', async (continueOnFail) => {
 		const random = seeded(continueOnFail ? 7 : 11);

@@ -2,7 +2,7 @@ import { NIL_UUID } from '../../nodes/ImageInference/contract';
 import { carItem, classifyParameters, detectParameters, dogItem, failureOf, useServer } from './setup';
 
 describe('what the service answers, as the user reads it', () => {
-	const { server, run } = useServer({ apiKey: 'key-for-http-errors' });
+	const { server, run } = useServer({ apiKey: 'key-for-http-errors', defaultModels: 'synthetic' });
 
 	it.each(['header', 'query'] as const)('authenticates with the key as %s, and only that way', async (sendAs) => {
 		const { items } = await run(detectParameters(server()), [carItem()], { credentials: { sendAs } });

@@ -2,7 +2,7 @@ import { CAR, carItem, detectParameters, failureOf, useServer } from './setup';
 
 /** Each bad input is refused with an item-indexed message, and no request at all is sent. */
 describe('bad inputs are refused before any request', () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 
 	const cases: Array<{
 		name: string;

@@ -8,7 +8,7 @@ const KEY = 'sk-live-7Hq2Zx9WmQ4vB8nK';
 
 /** Every kind of outcome, in both credential modes: the key shows up nowhere a user or a log can see. */
 describe('the API key never leaks', () => {
-	const { server, run } = useServer({ apiKey: KEY });
+	const { server, run } = useServer({ apiKey: KEY, defaultModels: 'synthetic' });
 
 	const faults: Array<FaultAction | undefined> = [
 		undefined,
@@ -31,7 +31,8 @@ describe('the API key never leaks', () => {
 			const withCof = await run(parameters, [carItem(), carItem()], { continueOnFail: true, credentials: { sendAs } });
 			expect(JSON.stringify(withCof.items)).not.toContain(KEY);
 			expect(withCof.logged.join('\n')).not.toContain(KEY);
-			if (fault) {
+			// an unreadable annotated picture is a warning on a good item, not a failure
+			if (fault && fault.type !== 'bad-annotated-image') {
 				const failure = await failureOf(run(parameters, [carItem()], { credentials: { sendAs } }));
 				expect(`${failure.message}\n${failure.description}`).not.toContain(KEY);
 			}

@@ -3,10 +3,12 @@ import { join } from 'node:path';
 
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import type { ReferenceServer } from '../reference-server';
+import type { DefaultModels, ReferenceServer } from '../reference-server';
 import { startReferenceServer } from '../reference-server';
 import type { HarnessCredentials, InputItem, ParameterValue, RunResult } from '../harness/execute';
 import { runNode } from '../harness/execute';
+
+export { pngOf } from '../harness/images';
 
 export const fixture = (name: string): Buffer => readFileSync(join(__dirname, '..', 'fixtures', name));
 export const CAR = fixture('car.jpg');
@@ -19,12 +21,16 @@ export const dogItem = (field = 'data'): InputItem => ({
 	binary: { [field]: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg' } },
 });
 
-/** A reference server for the file's tests, and a way to run the node against it. */
-export function useServer(options: { apiKey?: string } = {}) {
+/**
+ * A reference server for the file's tests, and a way to run the node against it. Its default
+ * models are the real detector's; tests about transport, faults and errors, where what the model
+ * sees does not matter, pass `defaultModels: 'synthetic'` (fast, and no detector to load).
+ */
+export function useServer(options: { apiKey?: string; defaultModels?: DefaultModels } = {}) {
 	const state: { server?: ReferenceServer } = {};
 	beforeAll(async () => {
 		state.server = await startReferenceServer(options);
-		// the first prediction of an image decodes and draws it; do that before tests time anything
+		// the first prediction of an image runs the model and draws; do that before tests time anything
 		state.server.predict('detect', CAR, {});
 		state.server.predict('classify', DOG, {});
 	});
@@ -46,7 +52,7 @@ export function useServer(options: { apiKey?: string } = {}) {
 	const run = async (
 		parameters: Record<string, ParameterValue>,
 		items: InputItem[],
-		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal } = {},
+		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' } = {},
 	): Promise<RunResult> =>
 		await runNode({
 			parameters,
@@ -54,6 +60,8 @@ export function useServer(options: { apiKey?: string } = {}) {
 			credentials: credentials(extra.credentials),
 			continueOnFail: extra.continueOnFail,
 			signal: extra.signal,
+			asTool: extra.asTool,
+			onError: extra.onError,
 		});
 	return { server, credentials, run };
 }
@@ -88,3 +96,4 @@ export async function failureOf(promise: Promise<unknown>) {
 }
 
 export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);
+

@@ -1,7 +1,9 @@
 /**
  * `npm run reference-server [-- --port 8787 --api-key KEY --latency 0 --idle-minutes 30]`:
- * the reference server standalone, on 127.0.0.1. Prints its URL, API key and model ids (and the
- * same as one JSON line for scripts); stops on Ctrl-C or after the idle time without requests.
+ * the reference server standalone, on 127.0.0.1, fully offline: a local inference server n8n can
+ * be pointed at (credential Base URL = its URL). Prints its URL, API key and every model id with
+ * what it is (and the same as one JSON line for scripts); stops on Ctrl-C or after the idle time
+ * without requests.
  */
 import { startReferenceServer } from '.';
 
@@ -18,11 +20,17 @@ async function main() {
 	});
 	const idleMs = Number(flag('idle-minutes', '30')) * 60_000;
 	console.log(`Reference server (prediction API contract) listening on ${server.url}`);
-	console.log(`  API key:               ${server.apiKey}   (header X-API-Key or query api-key)`);
-	console.log(`  detection model id:    ${server.models.detect}`);
-	console.log(`  classification model:  ${server.models.classify}`);
+	console.log(`  Base URL: ${server.url}`);
+	console.log(`  API key:  ${server.apiKey}   (header X-API-Key or query api-key)`);
+	console.log(`  object detector loaded in ${server.detectorLoadMs()} ms; no network needed`);
+	console.log('  models:');
+	for (const model of server.catalogue) {
+		const isDefault = model.id === server.models[model.kind] ? ', default' : '';
+		console.log(`    ${model.id}  ${model.kind}${isDefault}: ${model.name}`);
+		console.log(`      ${model.description}`);
+	}
 	console.log(`  stops after ${idleMs / 60_000} idle minutes, or on Ctrl-C`);
-	console.log(JSON.stringify({ url: server.url, apiKey: server.apiKey, models: server.models }));
+	console.log(JSON.stringify({ url: server.url, apiKey: server.apiKey, models: server.models, catalogue: server.catalogue }));
 
 	const stop = () => void server.close().then(() => process.exit(0));
 	process.on('SIGINT', stop);

@@ -1,7 +1,8 @@
 /**
  * The reference server: a faithful local implementation of the prediction API's contract
- * (nodes/ImageInference/contract.ts validates its requests and its own answers), with
- * deterministic predictions computed from the real image and programmable faults for tests.
+ * (nodes/ImageInference/contract.ts validates its requests and its own answers). Its default
+ * models run a real pretrained object detector offline (./detector.ts); synthetic colour models
+ * stay available under their own ids (./models.ts). Programmable faults for tests.
  * Binds 127.0.0.1 only; never keeps a process alive on its own.
  */
 import { randomUUID } from 'node:crypto';
@@ -21,20 +22,36 @@ import {
 } from '../../nodes/ImageInference/contract';
 import type { FaultAction, FaultRule } from './faults';
 import { FaultRegistry, sha256 } from './faults';
+import type { Detector } from './detector';
+import { loadDetector } from './detector';
 import type { DecodedImage } from './image-codec';
 import { ImageDecodeError, decodeImage } from './image-codec';
+import type { DefaultModels, HostedModel, ModelDescription } from './models';
+import { MODEL_IDS, createModels, defaultModelIds, describeModel } from './models';
 import type { ClassifyOptions, DetectOptions } from './predict';
-import { classify, detect } from './predict';
 import { decodeBase64 } from '../../nodes/ImageInference/helpers/base64';
 import { badRequest, bodyIssues, imageDetail } from './validation';
 
 export type { FaultAction, FaultRule } from './faults';
 export { sha256 } from './faults';
+export type { DefaultModels, ModelDescription } from './models';
+export { MODEL_IDS } from './models';
 
 export interface ReferenceServerOptions {
 	apiKey?: string;
 	port?: number;
 	latencyMs?: number;
+	/**
+	 * The models that answer as `models.detect` / `models.classify`: the real CenterNet pair
+	 * (default), or the synthetic colour models for tests where predictions only add time.
+	 */
+	defaultModels?: DefaultModels;
+	/**
+	 * Load the object detector before answering (default: when the defaults are CenterNet's;
+	 * `predict()` with a CenterNet model needs it). Otherwise it loads on the first request that
+	 * needs it, and a server that only serves the synthetic models never loads it.
+	 */
+	preloadDetector?: boolean;
 }
 
 export interface RecordedRequest {
@@ -54,7 +71,11 @@ export interface RecordedRequest {
 export interface ReferenceServer {
 	url: string;
 	apiKey: string;
-	models: { detect: string; classify: string };
+	/** Every hosted model's id; `detect` and `classify` are this server's defaults (see defaultModels). */
+	models: { detect: string; classify: string } & typeof MODEL_IDS;
+	/** Every hosted model: id, kind, name and what it is. */
+	catalogue: ModelDescription[];
+	/** Another id for the default model of that kind (answers the same; faults can target it alone). */
 	registerModel(kind: PredictionKind, id?: string): string;
 	setLatency(ms: number): void;
 	addFault(rule: FaultRule): void;
@@ -63,16 +84,17 @@ export interface ReferenceServer {
 	faultsFired(): number[];
 	hostImage(bytes: Buffer, contentType: string): string;
 	requests: RecordedRequest[];
-	predict(kind: 'detect', bytes: Buffer, options: DetectOptions): DetectResult;
-	predict(kind: 'classify', bytes: Buffer, options: ClassifyOptions): ClassifyResult;
-	predict(kind: PredictionKind, bytes: Buffer, options: DetectOptions | ClassifyOptions): DetectResult | ClassifyResult;
+	/**
+	 * What the server answers for these image bytes and options (a copy), by the default model of
+	 * the kind or the model given. Synchronous: the detector is loaded at start (preloadDetector).
+	 */
+	predict(kind: 'detect', bytes: Buffer, options: DetectOptions, modelId?: string): DetectResult;
+	predict(kind: 'classify', bytes: Buffer, options: ClassifyOptions, modelId?: string): ClassifyResult;
+	predict(kind: PredictionKind, bytes: Buffer, options: DetectOptions | ClassifyOptions, modelId?: string): DetectResult | ClassifyResult;
+	/** How long loading the detector took (ms), once loaded. */
+	detectorLoadMs(): number | undefined;
 	close(): Promise<void>;
 }
-
-export const DEFAULT_MODELS = {
-	detect: '3f8e2a6c-5b1d-4c7e-9a2f-6d4b8c1e0f37',
-	classify: '7c2d9e41-0a6b-4f3e-8d15-2b9c6a7e4f08',
-};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PREDICT_PATH = /^\/predict\/(detect|classify)\/([^/]+)\/$/;
@@ -107,20 +129,28 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).u
 
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
 	const apiKey = options.apiKey ?? `ref-${randomUUID()}`;
-	const models = new Map<string, PredictionKind>([
-		[DEFAULT_MODELS.detect, 'detect'],
-		[DEFAULT_MODELS.classify, 'classify'],
-	]);
+	const defaultModels = options.defaultModels ?? 'centernet';
+	const defaults = defaultModelIds(defaultModels);
+	let detector: Detector | undefined;
+	const detectorReady = async () => {
+		detector ??= await loadDetector();
+	};
+	if (options.preloadDetector ?? defaultModels === 'centernet') await detectorReady();
+	const hosted = createModels(() => {
+		if (!detector) throw new Error('the object detector is not loaded yet');
+		return detector;
+	});
+	const catalogue = [...hosted.values()].map(describeModel);
+	const models = new Map<string, HostedModel>(hosted);
 	const faults = new FaultRegistry();
-	const hosted = new Map<string, { bytes: Buffer; contentType: string }>();
+	const hostedImages = new Map<string, { bytes: Buffer; contentType: string }>();
 	const decoded = new Map<string, DecodedImage>();
 	let decodedBytes = 0;
 	const requests: RecordedRequest[] = [];
 	const sockets = new Set<Socket>();
 	let latencyMs = options.latencyMs ?? 0;
 
-	const decodeCached = (bytes: Buffer): DecodedImage => {
-		const key = sha256(bytes);
+	const decodeCached = (bytes: Buffer, key = sha256(bytes)): DecodedImage => {
 		const hit = decoded.get(key);
 		if (hit) return hit;
 		const image = decodeImage(bytes);
@@ -134,21 +164,31 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		return image;
 	};
 
-	/** Predictions are pure functions of image and options; caching keeps the server's own time near zero. */
+	/**
+	 * Predictions are pure functions of model, image and options: cached by the image's hash and
+	 * the options that change the answer, so a repeated image costs neither inference nor drawing.
+	 */
 	const results = new Map<string, DetectResult | ClassifyResult>();
-	function predict(kind: PredictionKind, bytes: Buffer, opts: DetectOptions | ClassifyOptions): DetectResult | ClassifyResult {
+	function predict(model: HostedModel, bytes: Buffer, opts: DetectOptions | ClassifyOptions): DetectResult | ClassifyResult {
 		const { confidence, annotate, show_prob, stroke_width } = opts as DetectOptions;
-		const key = `${kind}:${sha256(bytes)}:${JSON.stringify([confidence, annotate, show_prob, stroke_width])}`;
+		const fingerprint = sha256(bytes);
+		const key = `${model.id}:${fingerprint}:${JSON.stringify(model.kind === 'detect' ? [confidence, annotate, show_prob, stroke_width] : [confidence])}`;
 		const hit = results.get(key);
 		if (hit) return hit;
-		const image = decodeCached(bytes);
+		const input = { sha256: fingerprint, decoded: () => decodeCached(bytes, fingerprint) };
 		const result =
-			kind === 'detect'
-				? detectResultSchema.strict().parse(detect(image, opts as DetectOptions))
-				: classifyResultSchema.strict().parse(classify(image, opts as ClassifyOptions));
+			model.kind === 'detect'
+				? detectResultSchema.strict().parse(model.detect(input, opts as DetectOptions))
+				: classifyResultSchema.strict().parse(model.classify(input, opts as ClassifyOptions));
 		results.set(key, result);
 		if (results.size > DECODE_CACHE_SIZE) results.delete(results.keys().next().value!);
 		return result;
+	}
+
+	function modelFor(kind: PredictionKind, modelId: string = defaults[kind]): HostedModel {
+		const model = models.get(modelId.toLowerCase());
+		if (!model || model.kind !== kind) throw new Error(`no ${kind} model ${modelId}`);
+		return model;
 	}
 
 	const server = createServer((request, response) => {
@@ -169,7 +209,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
 		const image = IMAGE_PATH.exec(url.pathname);
 		if (request.method === 'GET' && image) {
-			const file = hosted.get(image[1]);
+			const file = hostedImages.get(image[1]);
 			if (!file) return json(response, 404, { detail: 'Not Found' });
 			response.writeHead(200, { 'content-type': file.contentType, 'content-length': file.bytes.length });
 			return void response.end(file.bytes);
@@ -248,14 +288,16 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		if (kind === 'detect' && !UUID.test(modelId)) {
 			throw new HttpAnswer(400, badRequest([{ location: 'path', type: 'type_error.uuid', pointer: 'model_id', message: 'value is not a valid uuid' }]));
 		}
-		if (models.get(modelId.toLowerCase()) !== kind) throw new HttpAnswer(404, { detail: 'Not Found' });
+		const model = models.get(modelId.toLowerCase());
+		if (model?.kind !== kind) throw new HttpAnswer(404, { detail: 'Not Found' });
 		if (bodyError) throw new HttpAnswer(400, badRequest([bodyError]));
 		const schema = kind === 'detect' ? detectRequestSchema : classifyRequestSchema;
 		const parsed = schema.safeParse(body);
 		if (!parsed.success) throw new HttpAnswer(400, badRequest(bodyIssues(parsed.error)));
 		const bytes = await loadImage(parsed.data.image);
+		if (model.usesDetector) await detectorReady();
 		try {
-			return predict(kind, bytes, parsed.data as DetectOptions);
+			return predict(model, bytes, parsed.data as DetectOptions);
 		} catch (error) {
 			if (error instanceof ImageDecodeError) throw new HttpAnswer(400, badRequest([imageDetail(error.message)]));
 			throw error;
@@ -331,9 +373,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 	return {
 		url,
 		apiKey,
-		models: { ...DEFAULT_MODELS },
+		models: { ...defaults, ...MODEL_IDS },
+		catalogue,
 		registerModel(kind, id = randomUUID()) {
-			models.set(id.toLowerCase(), kind);
+			models.set(id.toLowerCase(), modelFor(kind));
 			return id;
 		},
 		setLatency: (ms) => {
@@ -344,13 +387,14 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		faultsFired: () => faults.firedCounts(),
 		hostImage(bytes, contentType) {
 			const id = randomUUID();
-			hosted.set(id, { bytes, contentType });
+			hostedImages.set(id, { bytes, contentType });
 			return `${url}/_test/images/${id}`;
 		},
 		requests,
 		// A copy: the cached result is also what the server answers (and its serialization is cached).
-		predict: ((kind: PredictionKind, bytes: Buffer, opts: DetectOptions | ClassifyOptions) =>
-			structuredClone(predict(kind, bytes, opts))) as ReferenceServer['predict'],
+		predict: ((kind: PredictionKind, bytes: Buffer, opts: DetectOptions | ClassifyOptions, modelId?: string) =>
+			structuredClone(predict(modelFor(kind, modelId), bytes, opts))) as ReferenceServer['predict'],
+		detectorLoadMs: () => detector?.loadMs,
 		close: async () => {
 			for (const socket of sockets) socket.destroy();
 			await new Promise<void>((resolve) => server.close(() => resolve()));

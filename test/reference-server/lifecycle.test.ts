@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,15 +8,17 @@ import { PNG } from 'pngjs';
 import { request } from 'undici';
 
 import { detectResultSchema } from '../../nodes/ImageInference/contract';
-import type { ReferenceServer } from '.';
-import { startReferenceServer } from '.';
+import type { ModelDescription, ReferenceServer } from '.';
+import { MODEL_IDS, startReferenceServer } from '.';
 
 const CAR = readFileSync(join(__dirname, '..', 'fixtures', 'car.jpg'));
 const image = CAR.toString('base64');
 
+// The server's mechanics (exit, concurrency, body limits, faults, copies) whatever the model: the
+// synthetic one, so nothing waits on inference. The child process below loads the real detector.
 let server: ReferenceServer;
 beforeAll(async () => {
-	server = await startReferenceServer();
+	server = await startReferenceServer({ defaultModels: 'synthetic' });
 });
 afterAll(async () => await server.close());
 beforeEach(() => server.clearFaults());
@@ -43,6 +45,44 @@ it('never keeps its process alive, even with an idle keep-alive connection open 
 	expect(exitedAt - answeredAt).toBeLessThan(2_500);
 }, 30_000);
 
+it('npm run reference-server: prints URL, key and every model with what it is, serves the real detector, stops on SIGTERM', async () => {
+	const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'cli.ts'), '--api-key', 'cli-key'], {
+		cwd: join(__dirname, '..', '..'),
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	try {
+		let printed = '';
+		const info = await new Promise<{ url: string; apiKey: string; models: Record<string, string>; catalogue: ModelDescription[] }>((resolve, reject) => {
+			const timer = setTimeout(() => reject(new Error(`no start-up lines within 30 s:\n${printed}`)), 30_000);
+			child.stdout.on('data', (chunk: Buffer) => {
+				printed += chunk.toString();
+				const line = printed.split('\n').find((text, index, lines) => text.startsWith('{') && index < lines.length - 1);
+				if (line) {
+					clearTimeout(timer);
+					resolve(JSON.parse(line));
+				}
+			});
+			child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${printed}`)));
+		});
+		expect(printed).toContain(`Base URL: ${info.url}`);
+		expect(printed).toContain('API key:  cli-key');
+		expect(info.catalogue.map((model) => model.id).sort()).toEqual(Object.values(MODEL_IDS).sort());
+		for (const model of info.catalogue) expect(printed).toContain(`${model.id}  ${model.kind}`);
+		for (const model of info.catalogue) expect(printed).toContain(model.description);
+		const response = await request(`${info.url}/predict/detect/${info.models.detect}/`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-api-key': 'cli-key' },
+			body: JSON.stringify({ image, annotate: false }),
+		});
+		expect(detectResultSchema.strict().parse(await response.body.json()).detections.map((d) => d.label)).toContain('car');
+		const exited = new Promise((resolve) => child.once('exit', resolve));
+		child.kill('SIGTERM');
+		expect(await exited).toBe(0);
+	} finally {
+		child.kill('SIGKILL');
+	}
+}, 60_000);
+
 it('answers many concurrent requests over kept-alive connections', async () => {
 	const answers = await Promise.all(
 		Array.from({ length: 64 }, async (_, i) => {
@@ -59,6 +99,7 @@ it('takes a 25 MB image (about 34 MB of JSON)', async () => {
 	const png = new PNG({ width: side, height: side, colorType: 2, inputColorType: 2, inputHasAlpha: false });
 	png.data = randomBytes(side * side * 3);
 	const bytes = PNG.sync.write(png, { colorType: 2, inputColorType: 2, inputHasAlpha: false, deflateLevel: 0, filterType: 0 });
+	// about the body's size (the detector on a 25 MB image: server.test.ts)
 	const response = await post(JSON.stringify({ image: bytes.toString('base64'), annotate: false }));
 	expect(response.statusCode).toBe(200);
 	expect(detectResultSchema.strict().parse(await response.body.json()).image).toBeNull();

@@ -47,6 +47,19 @@ describe('ImageLifter', () => {
 		expect(lift('{"image":""}', 2).image).toEqual({ valid: true, bytes: Buffer.alloc(0) });
 	});
 
+	it.each([1, 2, 5, 9, 64])('drops a data:image/…;base64, prefix, in chunks of %i bytes', (size) => {
+		const { text, image } = lift(JSON.stringify({ ...answer, image: `data:image/png;base64,${picture.toString('base64')}` }), size);
+		expect(image).toEqual({ valid: true, bytes: picture });
+		expect(JSON.parse(text)).toEqual({ ...answer, image: '' });
+	});
+
+	it('flags a data: prefix that is not base64, and keeps short images that only look like one', () => {
+		expect(lift('{"image":"data:image/png,AAAA"}', 3).image).toEqual({ valid: false });
+		expect(lift(`{"image":"data:${'x'.repeat(400)}"}`, 7).image).toEqual({ valid: false });
+		expect(lift('{"image":"da"}', 1).image).toEqual({ valid: true, bytes: Buffer.from('da', 'base64') });
+		expect(lift('{"image":"dataAAAA"}', 2).image).toEqual({ valid: true, bytes: Buffer.from('dataAAAA', 'base64') });
+	});
+
 	it('reports a body cut off inside the image as invalid', () => {
 		expect(lift('{"image":"AAAA', 2).image).toEqual({ valid: false });
 	});

@@ -3,10 +3,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ClassifyRequest } from '../contract';
 import { CONFIDENCE_BOUNDS, classifyRequestSchema, classifyResultSchema } from '../contract';
+import { originalBinary } from '../helpers/imageInput';
+import { imageFacts, passedThroughBinaries } from '../helpers/outputItem';
 import { readOptionalNumber, readOptions } from '../helpers/parameters';
 import { confidenceOption, optionsCollection } from './common.description';
 import { predict } from './predict';
-import type { ExecutionContext, ItemPlan, Operation } from './types';
+import type { ExecutionContext, ImagePlan, Operation } from './types';
 
 const properties: INodeProperties[] = [optionsCollection([confidenceOption])];
 
@@ -20,9 +22,10 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ClassifyFie
 	return confidence === undefined ? {} : { confidence };
 }
 
+/** One item per image; it carries the item's files on (one image) or its own image in its own field. */
 export async function execute(
 	this: IExecuteFunctions,
-	plan: ItemPlan<ClassifyFields>,
+	plan: ImagePlan<ClassifyFields>,
 	context: ExecutionContext,
 ): Promise<INodeExecutionData> {
 	const { result } = await predict.call(this, plan, context, {
@@ -30,12 +33,22 @@ export async function execute(
 		requestSchema: classifyRequestSchema,
 		resultSchema: classifyResultSchema,
 	});
-	const { binary } = this.getInputData()[plan.itemIndex];
+	const binary = passedThroughBinaries.call(this, plan);
+	if (!plan.passThrough && plan.image.source === 'binary') {
+		binary[plan.image.field] = (await originalBinary.call(this, plan.itemIndex, plan.image))!;
+	}
+	const size = plan.image.source === 'url' ? undefined : plan.image.size;
 	return {
-		json: { category: result.category, confidence: result.confidence, predictions: result.predictions },
-		...(binary ? { binary } : {}),
+		json: { category: result.category, confidence: result.confidence, predictions: result.predictions, ...imageFacts(plan, size) },
+		...(Object.keys(binary).length ? { binary } : {}),
 		pairedItem: { item: plan.itemIndex },
 	};
 }
 
-export const classify: Operation<ClassifyFields> = { description, prepare, execute };
+export const classify: Operation<ClassifyFields> = {
+	description,
+	prepare,
+	execute: async function (this: IExecuteFunctions, plan, context) {
+		return [await execute.call(this, plan, context)];
+	},
+};

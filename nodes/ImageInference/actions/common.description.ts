@@ -23,7 +23,13 @@ export const imageSourceFields: INodeProperties[] = [
 			{
 				name: 'Binary File',
 				value: 'binary',
-				description: 'An image file from a previous node (upload, Google Drive, Read Files…)',
+				description: 'An image file from a previous node (upload, Google Drive, Read Files…), or several named fields',
+			},
+			{
+				name: 'All Images on the Item',
+				value: 'allImages',
+				description:
+					'Every binary field whose file is an image (e-mail attachments, a form’s multi-file field…), one result per image; other files are listed as skipped',
 			},
 			{
 				name: 'URL',
@@ -45,7 +51,7 @@ export const imageSourceFields: INodeProperties[] = [
 		required: true,
 		default: 'data',
 		placeholder: 'e.g. data',
-		hint: 'The name of the input binary field containing the image',
+		hint: 'The name of the input binary field containing the image. Several fields: separate them with commas (one result per image).',
 		displayOptions: { show: { imageSource: ['binary'] } },
 	},
 	{

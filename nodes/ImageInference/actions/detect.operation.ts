@@ -1,22 +1,54 @@
-import type { IBinaryKeyData, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { DetectRequest, DetectResult } from '../contract';
 import { CONFIDENCE_BOUNDS, STROKE_WIDTH_BOUNDS, detectRequestSchema, detectResultSchema } from '../contract';
-import { toAnnotatedBinary } from '../helpers/annotatedImage';
-import { readFieldName, readOptionalBoolean, readOptionalNumber, readOptions } from '../helpers/parameters';
+import { readAnnotatedImage } from '../helpers/annotatedImage';
+import type { DetectionFilter } from '../helpers/detections';
+import { countLabels, filterDetections, parseLabelList, summarizeCounts } from '../helpers/detections';
+import { originalBinary } from '../helpers/imageInput';
+import { imageFacts, passedThroughBinaries } from '../helpers/outputItem';
+import { runsAsTool } from '../helpers/toolOutput';
+import { readFieldName, readOptionalBoolean, readOptionalNumber, readOptions, truncate } from '../helpers/parameters';
 import { confidenceOption, optionsCollection } from './common.description';
 import { predict } from './predict';
-import type { ExecutionContext, ItemPlan, Operation } from './types';
+import type { ExecutionContext, ImagePlan, Operation } from './types';
+
+const OUTPUT_IMAGES = ['annotated', 'original', 'both', 'none'] as const;
+type OutputImages = (typeof OUTPUT_IMAGES)[number];
+const OUTPUT_ITEMS = ['image', 'object'] as const;
+type OutputItems = (typeof OUTPUT_ITEMS)[number];
+export const MAX_OBJECTS_BOUNDS = { min: 1, max: 10_000, integer: true } as const;
 
 const properties: INodeProperties[] = [
+	{
+		displayName: 'Output Items',
+		name: 'outputItems',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'One Item per Image',
+				value: 'image',
+				description: 'The image’s detections, counts per label and a summary in one item',
+			},
+			{
+				name: 'One Item per Object',
+				value: 'object',
+				description:
+					'One item per detected object with its label, confidence and box (x, y, width, height), ready for Edit Image’s Crop',
+			},
+		],
+		default: 'image',
+	},
 	optionsCollection([
 		{
 			displayName: 'Annotate Image',
 			name: 'annotate',
 			type: 'boolean',
 			default: true,
-			description: 'Whether the service draws the bounding boxes on the image and returns it as a file',
+			description:
+				'Whether the service draws the bounding boxes on the image and returns it as a file. When not set, it is asked for only if Output Images includes the annotated image.',
 		},
 		{
 			displayName: 'Box Stroke Width',
@@ -28,12 +60,69 @@ const properties: INodeProperties[] = [
 		},
 		confidenceOption,
 		{
+			displayName: 'Ignore These Labels',
+			name: 'ignoreLabels',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. car, truck',
+			description:
+				'Objects with these labels are left out, and counts and summary follow. Comma-separated; labels are matched exactly as the service returns them (case counts). The annotated picture still shows what the service drew.',
+		},
+		{
+			displayName: 'Include Images Without Objects',
+			name: 'includeImagesWithoutObjects',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether an image with no (remaining) object still yields one item, with objectCount 0. Off: such an image yields no item, as Split Out does.',
+			displayOptions: { show: { '/outputItems': ['object'] } },
+		},
+		{
+			displayName: 'Max Objects',
+			name: 'maxObjects',
+			type: 'number',
+			default: 10,
+			typeOptions: { minValue: MAX_OBJECTS_BOUNDS.min, maxValue: MAX_OBJECTS_BOUNDS.max, numberPrecision: 0 },
+			description: 'Keep at most this many objects per image, the most confident first (after the label filters)',
+		},
+		{
+			displayName: 'Only These Labels',
+			name: 'onlyLabels',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. person, dog',
+			description:
+				'Keep only objects with these labels; counts and summary follow. Comma-separated; labels are matched exactly as the service returns them (case counts). The annotated picture still shows what the service drew.',
+		},
+		{
+			displayName: 'Output Images',
+			name: 'outputImages',
+			type: 'options',
+			options: [
+				{ name: 'Annotated', value: 'annotated', description: 'The picture with the boxes the service drew' },
+				{ name: 'Original', value: 'original', description: 'The image as it came in (for a crop, or to forward it)' },
+				{ name: 'Both', value: 'both', description: 'The annotated and the original image, each in its own field' },
+				{ name: 'None', value: 'none', description: 'No image, only the results' },
+			],
+			default: 'annotated',
+			description: 'Which image files the output items carry',
+		},
+		{
 			displayName: 'Put Annotated Image in Field',
 			name: 'annotatedImageField',
 			type: 'string',
 			default: 'data',
 			description:
-				'The output binary field for the annotated image. Other binary fields of the item pass through unchanged.',
+				'The output binary field for the annotated image. With one named input field, a URL or Base64, the item’s other binary fields pass through unchanged.',
+			displayOptions: { hide: { outputImages: ['original', 'none'] } },
+		},
+		{
+			displayName: 'Put Original Image in Field',
+			name: 'originalImageField',
+			type: 'string',
+			default: 'original',
+			description: 'The output binary field for the original image',
+			displayOptions: { show: { outputImages: ['original', 'both'] } },
 		},
 		{
 			displayName: 'Show Confidence on Boxes',
@@ -49,7 +138,11 @@ export const description = updateDisplayOptions({ show: { operation: ['detect'] 
 
 export interface DetectFields {
 	request: Omit<DetectRequest, 'image'>;
-	annotatedImageField: string;
+	filter: DetectionFilter;
+	outputItems: OutputItems;
+	includeImagesWithoutObjects: boolean;
+	/** Output binary field of each image kind the user wants. */
+	imageFields: { annotated?: string; original?: string };
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): DetectFields {
@@ -59,47 +152,141 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): DetectField
 	const annotate = readOptionalBoolean.call(this, itemIndex, options, 'annotate', 'Annotate Image');
 	const showProb = readOptionalBoolean.call(this, itemIndex, options, 'showConfidence', 'Show Confidence on Boxes');
 	const strokeWidth = readOptionalNumber.call(this, itemIndex, options, 'strokeWidth', 'Box Stroke Width', STROKE_WIDTH_BOUNDS);
+	// an agent's tool result carries no picture, so the service is not asked to draw one
+	const imageFields = runsAsTool(this) ? {} : readImageFields.call(this, itemIndex, options);
 	if (confidence !== undefined) request.confidence = confidence;
-	if (annotate !== undefined) request.annotate = annotate;
+	// no annotated picture is wanted: the service need not draw one
+	if (annotate !== undefined || !imageFields.annotated) request.annotate = annotate ?? false;
 	if (showProb !== undefined) request.show_prob = showProb;
 	if (strokeWidth !== undefined) request.stroke_width = strokeWidth;
-	const annotatedImageField =
-		options.annotatedImageField === undefined
-			? 'data'
-			: readFieldName.call(this, itemIndex, options.annotatedImageField, 'Put Annotated Image in Field');
-	return { request, annotatedImageField };
+	return {
+		request,
+		filter: readFilter.call(this, itemIndex, options),
+		outputItems: readChoice.call(this, itemIndex, this.getNodeParameter('outputItems', itemIndex, 'image'), OUTPUT_ITEMS, 'Output Items') as OutputItems,
+		includeImagesWithoutObjects:
+			readOptionalBoolean.call(this, itemIndex, options, 'includeImagesWithoutObjects', 'Include Images Without Objects') ?? false,
+		imageFields,
+	};
+}
+
+function readFilter(this: IExecuteFunctions, itemIndex: number, options: IDataObject): DetectionFilter {
+	const filter: DetectionFilter = {};
+	const only = parseLabelList(options.onlyLabels);
+	if (only !== undefined) {
+		if (only.length === 0) {
+			throw new NodeOperationError(this.getNode(), 'Only These Labels is empty', {
+				itemIndex,
+				description: 'Enter the labels to keep, separated by commas (e.g. "person, dog"), or remove the option to keep all objects.',
+			});
+		}
+		filter.onlyLabels = only;
+	}
+	const ignore = parseLabelList(options.ignoreLabels);
+	if (ignore?.length) filter.ignoreLabels = ignore;
+	const maxObjects = readOptionalNumber.call(this, itemIndex, options, 'maxObjects', 'Max Objects', MAX_OBJECTS_BOUNDS);
+	if (maxObjects !== undefined) filter.maxObjects = maxObjects;
+	return filter;
+}
+
+function readImageFields(this: IExecuteFunctions, itemIndex: number, options: IDataObject): DetectFields['imageFields'] {
+	const outputImages: OutputImages = readChoice.call(this, itemIndex, options.outputImages ?? 'annotated', OUTPUT_IMAGES, 'Output Images') as OutputImages;
+	const fields: DetectFields['imageFields'] = {};
+	if (outputImages === 'annotated' || outputImages === 'both') {
+		fields.annotated =
+			options.annotatedImageField === undefined
+				? 'data'
+				: readFieldName.call(this, itemIndex, options.annotatedImageField, 'Put Annotated Image in Field');
+	}
+	if (outputImages === 'original' || outputImages === 'both') {
+		if (this.getNodeParameter('imageSource', itemIndex, 'binary') === 'url') {
+			throw new NodeOperationError(this.getNode(), `Output Images "${outputImages}" needs the image itself, and an image URL does not give it to the node`, {
+				itemIndex,
+				description: 'Set Output Images to Annotated or None, or pass the image as a file (e.g. download it with HTTP Request first).',
+			});
+		}
+		fields.original =
+			options.originalImageField === undefined
+				? 'original'
+				: readFieldName.call(this, itemIndex, options.originalImageField, 'Put Original Image in Field');
+	}
+	if (fields.annotated !== undefined && fields.annotated === fields.original) {
+		throw new NodeOperationError(this.getNode(), `The annotated and the original image cannot both go into field "${fields.annotated}"`, {
+			itemIndex,
+			description: 'Give "Put Annotated Image in Field" and "Put Original Image in Field" different names.',
+		});
+	}
+	return fields;
+}
+
+function readChoice<T extends string>(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	value: unknown,
+	choices: readonly T[],
+	label: string,
+): T {
+	if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as T;
+	throw new NodeOperationError(this.getNode(), `${label} must be one of ${choices.join(', ')}, got ${truncate(JSON.stringify(value) ?? '', 40)}`, {
+		itemIndex,
+	});
 }
 
 export async function execute(
 	this: IExecuteFunctions,
-	plan: ItemPlan<DetectFields>,
+	plan: ImagePlan<DetectFields>,
 	context: ExecutionContext,
-): Promise<INodeExecutionData> {
-	const { result, fileName, attempts, liftedImage } = await predict.call(this, { ...plan, fields: plan.fields.request }, context, {
+): Promise<INodeExecutionData[]> {
+	const { fields } = plan;
+	const { result, liftedImage } = await predict.call(this, { ...plan, fields: fields.request }, context, {
 		kind: 'detect',
 		requestSchema: detectRequestSchema,
 		resultSchema: detectResultSchema,
 	});
-	const binary: IBinaryKeyData = { ...(this.getInputData()[plan.itemIndex].binary ?? {}) };
-	const annotated = await toAnnotatedBinary.call(this, plan.itemIndex, result.image, liftedImage, fileName, attempts);
-	if (annotated) binary[plan.fields.annotatedImageField] = annotated;
-	return {
-		json: summarize(result),
-		...(Object.keys(binary).length ? { binary } : {}),
+	const binary = passedThroughBinaries.call(this, plan);
+	const warnings: string[] = [];
+	let size = plan.image.source === 'url' ? undefined : plan.image.size;
+	if (fields.imageFields.annotated) {
+		const annotated = await readAnnotatedImage.call(this, result.image, liftedImage, plan.image.fileName);
+		if (annotated.binary) binary[fields.imageFields.annotated] = annotated.binary;
+		if (annotated.warning) warnings.push(annotated.warning);
+		size ??= annotated.size;
+	}
+	if (fields.imageFields.original) {
+		const original = await originalBinary.call(this, plan.itemIndex, plan.image);
+		if (original) binary[fields.imageFields.original] = original;
+	}
+	const facts = { ...imageFacts(plan, size), ...(warnings.length ? { warnings } : {}) };
+	const results = describeDetections(result, fields.filter);
+	const item = (json: IDataObject): INodeExecutionData => ({
+		json,
+		...(Object.keys(binary).length ? { binary: copyBinaries(binary) } : {}),
 		pairedItem: { item: plan.itemIndex },
+	});
+
+	if (fields.outputItems === 'image') return [item({ ...results, ...facts })];
+	const objectCount = results.detections.length;
+	if (objectCount === 0) return fields.includeImagesWithoutObjects ? [item({ objectCount: 0, ...facts })] : [];
+	return results.detections.map((detection, objectIndex) => item({ ...detection, objectIndex, objectCount, ...facts }));
+}
+
+/** The result without its image, filtered as the user asked, with counts and a summary of what was kept. */
+export function describeDetections(result: DetectResult, filter: DetectionFilter) {
+	const detections = filterDetections(result.detections, filter);
+	const labelsCount = countLabels(detections, result.labelsCount);
+	const countsByLabel: Record<string, number> = {};
+	for (const { label, total } of labelsCount) countsByLabel[label] = total;
+	return {
+		detections,
+		labelsCount,
+		countsByLabel,
+		totalDetections: detections.length,
+		summary: summarizeCounts(labelsCount),
 	};
 }
 
-/** The result without its image, plus what a notification needs without a Code node. */
-export function summarize(result: DetectResult) {
-	const countsByLabel: Record<string, number> = {};
-	for (const { label, total } of result.labelsCount) countsByLabel[label] = total;
-	return {
-		detections: result.detections,
-		labelsCount: result.labelsCount,
-		countsByLabel,
-		totalDetections: result.detections.length,
-	};
+/** Each output item gets its own binary entries (n8n may rewrite an item's binary metadata in place). */
+function copyBinaries(binary: IBinaryKeyData): IBinaryKeyData {
+	return Object.fromEntries(Object.entries(binary).map(([field, data]) => [field, { ...data }]));
 }
 
 export const detect: Operation<DetectFields> = { description, prepare, execute };

@@ -8,7 +8,7 @@ import { resolveImage } from '../helpers/imageInput';
 import { requestPrediction } from '../transport';
 import { jsonBody } from '../transport/body';
 import type { LiftedImage } from '../transport/liftImage';
-import type { ExecutionContext, ItemPlan } from './types';
+import type { ExecutionContext, ImagePlan } from './types';
 
 /**
  * The path every operation shares: the image into the body, the body checked against the
@@ -16,11 +16,11 @@ import type { ExecutionContext, ItemPlan } from './types';
  */
 export async function predict<TFields extends object, TSchema extends z.ZodTypeAny>(
 	this: IExecuteFunctions,
-	plan: ItemPlan<TFields>,
+	plan: ImagePlan<TFields>,
 	context: ExecutionContext,
 	endpoint: { kind: PredictionKind; requestSchema: z.ZodTypeAny; resultSchema: TSchema },
-): Promise<{ result: z.infer<TSchema>; fileName: string; attempts: number; liftedImage?: LiftedImage }> {
-	const { body, fileName } = await requestBody.call(this, plan, endpoint.requestSchema);
+): Promise<{ result: z.infer<TSchema>; attempts: number; liftedImage?: LiftedImage }> {
+	const body = await requestBody.call(this, plan, endpoint.requestSchema);
 	const prediction = await requestPrediction.call(this, {
 		itemIndex: plan.itemIndex,
 		kind: endpoint.kind,
@@ -31,16 +31,16 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 		redact: context.redact,
 		serviceUrl: context.serviceUrl,
 	});
-	return { result: prediction.result, fileName, attempts: prediction.attempts, liftedImage: prediction.image };
+	return { result: prediction.result, attempts: prediction.attempts, liftedImage: prediction.image };
 }
 
 /** The JSON body's bytes; the image file itself is not kept once its base64 is in the body. */
 async function requestBody<TFields extends object>(
 	this: IExecuteFunctions,
-	plan: ItemPlan<TFields>,
+	plan: ImagePlan<TFields>,
 	requestSchema: z.ZodTypeAny,
-): Promise<{ body: Buffer; fileName: string }> {
-	const { image, fileName } = await resolveImage.call(this, plan.itemIndex, plan.image);
+): Promise<Buffer> {
+	const image = await resolveImage.call(this, plan.itemIndex, plan.image);
 	// A file's base64 is written straight into the body; the check sees a stand-in of its type.
 	const checked = requestSchema.safeParse({ image: typeof image === 'string' ? image : 'base64', ...plan.fields });
 	if (!checked.success) {
@@ -50,5 +50,5 @@ async function requestBody<TFields extends object>(
 	}
 	const fields: Record<string, unknown> = { ...(checked.data as object) };
 	delete fields.image;
-	return { body: jsonBody(image, fields), fileName };
+	return jsonBody(image, fields);
 }

@@ -2,14 +2,14 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from '
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { normalizeBaseUrl } from '../contract';
-import { readImageInput } from '../helpers/imageInput';
+import { readImageInputs } from '../helpers/imageInput';
 import { readModelId, readRequestSettings } from '../helpers/parameters';
 import { runInOrder } from '../helpers/pool';
 import { CREDENTIAL_TYPE } from '../transport';
 import { createRedactor } from '../transport/errors';
 import { classify } from './classify.operation';
 import { detect } from './detect.operation';
-import type { ExecutionContext, ItemPlan, Operation } from './types';
+import type { ExecutionContext, ImagePlan, Operation } from './types';
 
 const operations: Record<string, Operation<object>> = {
 	detect: detect as Operation<object>,
@@ -17,8 +17,9 @@ const operations: Record<string, Operation<object>> = {
 };
 
 /**
- * The item loop: every item's inputs are checked before any request is sent, then requests run
- * with bounded concurrency; each input item yields exactly one output item in its own slot.
+ * The item loop: every item's inputs are checked before any request is sent, then one request per
+ * image runs with bounded concurrency (over images, not items). Each image's output items take
+ * its place in input order, each paired with its input item.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -28,25 +29,22 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" is not supported`);
 	}
 	const continueOnFail = this.continueOnFail();
-	const output: INodeExecutionData[] = new Array(items.length);
+	// per input item, per image: that image's output items
+	const slots: INodeExecutionData[][][] = items.map(() => []);
 
-	const plans: Array<ItemPlan<object> | undefined> = [];
+	const plans: Array<ImagePlan<object>> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			plans.push({
-				itemIndex,
-				modelId: readModelId.call(this, itemIndex),
-				image: await readImageInput.call(this, itemIndex),
-				fields: operation.prepare.call(this, itemIndex),
-			});
+			const modelId = readModelId.call(this, itemIndex);
+			const { images, skippedFiles, passThrough } = await readImageInputs.call(this, itemIndex);
+			const fields = operation.prepare.call(this, itemIndex);
+			for (const image of images) plans.push({ itemIndex, modelId, image, fields, passThrough, skippedFiles });
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
-			output[itemIndex] = errorItem(error, itemIndex);
-			plans.push(undefined);
+			slots[itemIndex] = [[errorItem(error, itemIndex)]];
 		}
 	}
-	const ready = plans.filter((plan): plan is ItemPlan<object> => plan !== undefined);
-	if (ready.length === 0) return [output];
+	if (plans.length === 0) return [slots.flat(2)];
 
 	const settings = readRequestSettings.call(this);
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
@@ -56,17 +54,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		serviceUrl: normalizeBaseUrl(credentials.baseUrl),
 	};
 
+	const tasks = plans.map((plan) => ({ plan, slot: slots[plan.itemIndex].push([]) - 1 }));
 	const signal = this.getExecutionCancelSignal?.();
-	await runInOrder(ready, settings.concurrency, signal, async (plan) => {
+	await runInOrder(tasks, settings.concurrency, signal, async ({ plan, slot }) => {
 		try {
-			output[plan.itemIndex] = await operation.execute.call(this, plan, context);
+			slots[plan.itemIndex][slot] = await operation.execute.call(this, plan, context);
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(this.getNode(), error, plan.itemIndex);
-			output[plan.itemIndex] = errorItem(error, plan.itemIndex);
+			slots[plan.itemIndex][slot] = [errorItem(error, plan.itemIndex)];
 		}
 	});
 	if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
-	return [output];
+	return [slots.flat(2)];
 }
 
 /** The Continue On Fail item standing in for a failed one: what failed and why, nothing secret. */

@@ -1,18 +1,22 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { ImageInput } from '../helpers/imageInput';
+import type { ImageInput, SkippedFile } from '../helpers/imageInput';
 import type { RequestSettings } from '../helpers/parameters';
 import type { Redact } from '../transport/errors';
 
-/** One item's checked inputs: everything needed to send it, read before any request goes out. */
-export interface ItemPlan<TFields> {
+/** One image's checked inputs: everything needed to send it, read before any request goes out. */
+export interface ImagePlan<TFields> {
 	itemIndex: number;
 	modelId: string;
 	image: ImageInput;
 	fields: TFields;
+	/** Whether output items also carry the input item's binary fields (see ItemImages). */
+	passThrough: boolean;
+	/** Files of the item "All Images on the Item" left out; listed on each of its output items. */
+	skippedFiles?: SkippedFile[];
 }
 
-/** What every item of one execution shares. */
+/** What every image of one execution shares. */
 export interface ExecutionContext {
 	settings: RequestSettings;
 	redact: Redact;
@@ -23,5 +27,6 @@ export interface Operation<TFields> {
 	description: INodeProperties[];
 	/** Reads and checks this operation's fields for one item; throws an item error, sends nothing. */
 	prepare(this: IExecuteFunctions, itemIndex: number): TFields;
-	execute(this: IExecuteFunctions, plan: ItemPlan<TFields>, context: ExecutionContext): Promise<INodeExecutionData>;
+	/** The output items for one image, each paired with the image's input item (none is allowed). */
+	execute(this: IExecuteFunctions, plan: ImagePlan<TFields>, context: ExecutionContext): Promise<INodeExecutionData[]>;
 }

@@ -1,8 +1,9 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import type { LiftedImage } from '../transport/liftImage';
 import { decodeBase64 } from './base64';
+import type { ImageSize } from './imageSize';
+import { readImageSize } from './imageSize';
 import { sniffImageType } from './imageType';
 
 /** `street.jpg` + jpeg -> `street.annotated.jpg`; the extension follows the returned bytes. */
@@ -11,36 +12,34 @@ export function annotatedFileName(inputFileName: string, extension: string): str
 	return `${base}.annotated.${extension}`;
 }
 
+/** The returned annotated picture: a file and its size, nothing (none was sent), or why it could not be read. */
+export type AnnotatedImage =
+	| { binary: IBinaryData; size?: ImageSize; warning?: undefined }
+	| { binary?: undefined; size?: undefined; warning?: string };
+
 /**
- * The result's annotated image as an n8n binary, checked to be a real image first; none when the
- * service sent `null` (or an empty string). `lifted` holds the bytes the transport decoded while
- * the answer streamed in; `image` is the result's field as parsed.
+ * The result's annotated image as an n8n binary, checked to be a real image first. `lifted` holds
+ * the bytes the transport decoded while the answer streamed in; `image` is the result's field as
+ * parsed. A picture that cannot be read is a warning, not a failure: the detections stand.
  */
-export async function toAnnotatedBinary(
+export async function readAnnotatedImage(
 	this: IExecuteFunctions,
-	itemIndex: number,
 	image: string | null,
 	lifted: LiftedImage | undefined,
 	inputFileName: string,
-	attempts: number,
-): Promise<IBinaryData | undefined> {
-	if (image === null) return undefined;
+): Promise<AnnotatedImage> {
+	if (image === null) return {};
 	const bytes = lifted ? (lifted.valid ? lifted.bytes : undefined) : decodeBase64(image);
-	if (bytes?.length === 0) return undefined;
-	const type = bytes ? sniffImageType(bytes) : undefined;
-	if (!bytes || !type) {
-		throw new NodeApiError(
-			this.getNode(),
-			{ code: 'invalid_annotated_image', status: 200, attempts },
-			{
-				itemIndex,
-				message: bytes
-					? 'The service returned an annotated image that is not a recognisable image'
-					: 'The service returned an annotated image that is not valid base64',
-				description:
-					'The detections were received but the annotated picture could not be read. Turn off "Annotate Image" to get the detections without it, or try again later.',
-			},
-		);
+	if (bytes?.length === 0) return {};
+	if (!bytes) {
+		return { warning: 'The service returned an annotated image that is not valid base64; the item has no annotated image.' };
 	}
-	return await this.helpers.prepareBinaryData(bytes, annotatedFileName(inputFileName, type.extension), type.mimeType);
+	const type = sniffImageType(bytes);
+	if (!type) {
+		return {
+			warning: 'The service returned an annotated image that is not a recognisable image file; the item has no annotated image.',
+		};
+	}
+	const binary = await this.helpers.prepareBinaryData(bytes, annotatedFileName(inputFileName, type.extension), type.mimeType);
+	return { binary, size: readImageSize(bytes) };
 }

@@ -1,52 +1,120 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { decodeBase64, normalizeBase64 } from './base64';
-import { readFieldName, truncate } from './parameters';
+import type { ImageSize } from './imageSize';
+import { readImageSize } from './imageSize';
+import { truncate } from './parameters';
 import { SUPPORTED_IMAGE_FORMATS, sniffImageType } from './imageType';
 
-/** Where an item's image comes from, as checked before any request (a file's bytes are not kept). */
-export type ImageInput =
-	| { source: 'binary'; field: string }
-	| { source: 'url'; url: string }
-	| { source: 'base64'; data: string };
-
 /**
- * What the request's `image` carries: the file's bytes (sent base64-encoded) or the text the
- * user gave (a URL or base64); plus the name to derive output file names from.
+ * One image to send, as checked before any request (a file's bytes are not kept): where it comes
+ * from, the name output files are derived from and, when the node has its bytes, its pixel size.
  */
-export interface ResolvedImage {
-	image: Buffer | string;
-	fileName: string;
+export type ImageInput =
+	| { source: 'binary'; field: string; fileName: string; size?: ImageSize }
+	| { source: 'url'; url: string; fileName: string }
+	| { source: 'base64'; data: string; fileName: string; size?: ImageSize };
+
+/** A binary file "All Images on the Item" left out because it is not an image. */
+export interface SkippedFile {
+	field: string;
+	fileName: string | null;
+	mimeType: string | null;
 }
 
-/** Reads and checks where the item's image comes from; a binary file is opened to check it is an image. */
-export async function readImageInput(this: IExecuteFunctions, itemIndex: number): Promise<ImageInput> {
+/** Every image an item gives, in order, and what the item's files were. */
+export interface ItemImages {
+	images: ImageInput[];
+	/** Non-image files left out by "All Images on the Item"; undefined for the other sources. */
+	skippedFiles?: SkippedFile[];
+	/**
+	 * Whether each output item also carries the input item's other binary fields: true when the
+	 * item gives one image from one named field, a URL or base64 (as the node always did); with a
+	 * field list or all images, each output item carries only its own image.
+	 */
+	passThrough: boolean;
+}
+
+/** Reads and checks where the item's images come from; each binary file is opened to check it is an image. */
+export async function readImageInputs(this: IExecuteFunctions, itemIndex: number): Promise<ItemImages> {
 	const source = this.getNodeParameter('imageSource', itemIndex, 'binary') as string;
 	if (source === 'url') {
-		return { source, url: readImageUrl.call(this, itemIndex) };
+		const url = readImageUrl.call(this, itemIndex);
+		return { images: [{ source, url, fileName: fileNameFromUrl(url) }], passThrough: true };
 	}
 	if (source === 'base64') {
-		return { source, data: readBase64Image.call(this, itemIndex) };
+		const { data, size } = readBase64Image.call(this, itemIndex);
+		return { images: [{ source, data, fileName: 'image', size }], passThrough: true };
 	}
-	const field = readFieldName.call(
-		this,
-		itemIndex,
-		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
-		'Input Binary Field',
-	);
+	if (source === 'allImages') return await readAllImages.call(this, itemIndex);
+	const fields = readFieldList.call(this, itemIndex);
 	const binaries = this.getInputData()[itemIndex]?.binary ?? {};
-	if (!binaries[field]) {
+	const missing = fields.filter((field) => !binaries[field]);
+	if (missing.length) {
 		const available = Object.keys(binaries);
-		throw new NodeOperationError(this.getNode(), `No binary field "${field}" on this item`, {
+		const names = missing.map((name) => `"${name}"`).join(', ');
+		throw new NodeOperationError(
+			this.getNode(),
+			missing.length === 1 ? `No binary field ${names} on this item` : `No binary fields ${names} on this item`,
+			{
+				itemIndex,
+				description: available.length
+					? `The item has the binary field(s) ${available.map((name) => `"${name}"`).join(', ')}. Set "Input Binary Field" to one of them, or use "All Images on the Item".`
+					: 'The item has no binary data. Put a node that outputs a file (Form, Read Files, HTTP Request…) before this one, or use the URL or Base64 image source.',
+			},
+		);
+	}
+	const images: ImageInput[] = [];
+	for (const field of fields) {
+		const { fileName, size } = await checkImageFile.call(this, itemIndex, field);
+		images.push({ source: 'binary', field, fileName, size });
+	}
+	return { images, passThrough: fields.length === 1 };
+}
+
+/** "data" or "attachment_0, attachment_2": the names in order, each once. */
+function readFieldList(this: IExecuteFunctions, itemIndex: number): string[] {
+	const raw = this.getNodeParameter('binaryPropertyName', itemIndex, 'data');
+	const text = Array.isArray(raw) ? raw.join(',') : raw;
+	const names = typeof text === 'string' ? text.split(',').map((name) => name.trim()).filter(Boolean) : [];
+	if (names.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Input Binary Field is empty', {
 			itemIndex,
-			description: available.length
-				? `The item has the binary field(s) ${available.map((name) => `"${name}"`).join(', ')}. Set "Input Binary Field" to one of them.`
-				: 'The item has no binary data. Put a node that outputs a file (Form, Read Files, HTTP Request…) before this one, or use the URL or Base64 image source.',
+			description: 'Enter the name of a binary field, for example "data", or several separated by commas; or use "All Images on the Item".',
 		});
 	}
-	await readImageFile.call(this, itemIndex, field);
-	return { source: 'binary', field };
+	return [...new Set(names)];
+}
+
+/** Every binary field whose bytes are an image, in the item's field order; the others are listed. */
+async function readAllImages(this: IExecuteFunctions, itemIndex: number): Promise<ItemImages> {
+	const binaries = this.getInputData()[itemIndex]?.binary ?? {};
+	const images: ImageInput[] = [];
+	const skippedFiles: SkippedFile[] = [];
+	for (const [field, binary] of Object.entries(binaries)) {
+		const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, field);
+		const fileName = binary.fileName ?? field;
+		if (bytes.length > 0 && sniffImageType(bytes)) {
+			images.push({ source: 'binary', field, fileName, size: readImageSize(bytes) });
+		} else {
+			skippedFiles.push({ field, fileName: binary.fileName ?? null, mimeType: binary.mimeType ?? null });
+		}
+	}
+	if (images.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'No image on this item', {
+			itemIndex,
+			description: skippedFiles.length
+				? `The item's binary fields are ${skippedFiles.map(describeFile).join(', ')}; none of them is ${SUPPORTED_IMAGE_FORMATS}.`
+				: 'The item has no binary data. Put a node that outputs files (Form, Gmail, Read Files…) before this one, or use the URL or Base64 image source.',
+		});
+	}
+	return { images, skippedFiles, passThrough: false };
+}
+
+function describeFile(file: SkippedFile): string {
+	const details = [file.fileName, file.mimeType].filter((part): part is string => part !== null);
+	return `"${file.field}"${details.length ? ` (${details.join(', ')})` : ''}`;
 }
 
 function readImageUrl(this: IExecuteFunctions, itemIndex: number): string {
@@ -68,7 +136,7 @@ function readImageUrl(this: IExecuteFunctions, itemIndex: number): string {
 	return text;
 }
 
-function readBase64Image(this: IExecuteFunctions, itemIndex: number): string {
+function readBase64Image(this: IExecuteFunctions, itemIndex: number): { data: string; size?: ImageSize } {
 	const raw = this.getNodeParameter('imageBase64', itemIndex, '');
 	const data = normalizeBase64(typeof raw === 'string' ? raw : '');
 	const fail = (message: string) =>
@@ -83,30 +151,35 @@ function readBase64Image(this: IExecuteFunctions, itemIndex: number): string {
 	if (!sniffImageType(bytes)) {
 		throw fail(`Base64 Image does not decode to an image (${SUPPORTED_IMAGE_FORMATS})`);
 	}
-	return data;
+	return { data, size: readImageSize(bytes) };
 }
 
-/** Turns the checked input into the request's `image`; binary files are read here, one item at a time. */
-export async function resolveImage(
+/** Turns a checked image into the request's `image`; a binary file is read here, when its request is sent. */
+export async function resolveImage(this: IExecuteFunctions, itemIndex: number, input: ImageInput): Promise<Buffer | string> {
+	if (input.source === 'url') return input.url;
+	if (input.source === 'base64') return input.data;
+	return await this.helpers.getBinaryDataBuffer(itemIndex, input.field);
+}
+
+/** The original image as an output binary: the input's own file, or the decoded base64; none for a URL. */
+export async function originalBinary(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	input: ImageInput,
-): Promise<ResolvedImage> {
-	if (input.source === 'url') {
-		return { image: input.url, fileName: fileNameFromUrl(input.url) };
-	}
-	if (input.source === 'base64') {
-		return { image: input.data, fileName: 'image' };
-	}
-	const { bytes, fileName } = await readImageFile.call(this, itemIndex, input.field);
-	return { image: bytes, fileName };
+): Promise<IBinaryData | undefined> {
+	if (input.source === 'binary') return { ...this.getInputData()[itemIndex].binary![input.field] };
+	if (input.source === 'url') return undefined;
+	const bytes = decodeBase64(input.data)!;
+	const type = sniffImageType(bytes)!;
+	return await this.helpers.prepareBinaryData(bytes, `${input.fileName}.${type.extension}`, type.mimeType);
 }
 
-async function readImageFile(
+/** Opens a named field's file to check it is a non-empty image, and reads its size. */
+async function checkImageFile(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	field: string,
-): Promise<{ bytes: Buffer; fileName: string }> {
+): Promise<{ fileName: string; size?: ImageSize }> {
 	const binary = this.getInputData()[itemIndex].binary![field];
 	const fileName = binary.fileName ?? field;
 	const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, field);
@@ -119,10 +192,10 @@ async function readImageFile(
 	if (!sniffImageType(bytes)) {
 		throw new NodeOperationError(this.getNode(), `The file in binary field "${field}" is not an image`, {
 			itemIndex,
-			description: `"${fileName}"${binary.mimeType ? ` (${binary.mimeType})` : ''} is not ${SUPPORTED_IMAGE_FORMATS}. Pass an image file.`,
+			description: `"${fileName}"${binary.mimeType ? ` (${binary.mimeType})` : ''} is not ${SUPPORTED_IMAGE_FORMATS}. Pass an image file, or use "All Images on the Item" to skip files that are not images.`,
 		});
 	}
-	return { bytes, fileName };
+	return { fileName, size: readImageSize(bytes) };
 }
 
 function fileNameFromUrl(url: string): string {

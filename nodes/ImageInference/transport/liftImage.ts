@@ -2,6 +2,7 @@
  * Reads a JSON answer as it streams in, lifting the top-level `"image"` string out as decoded
  * bytes: a 25 MB annotated picture is never held as a 33 MB base64 string, nor as JSON text
  * twice. The rest of the body is kept as (small) JSON text, with `""` where the image was.
+ * A `data:image/…;base64,` prefix on the image is dropped.
  */
 
 /** The lifted top-level `image` string: its decoded bytes, or a sign that it was not base64. */
@@ -38,6 +39,8 @@ export class ImageLifter {
 	private carry = '';
 	private sawPadding = false;
 	private invalid = false;
+	/** The image's first characters while it is not yet known whether they are a data: prefix. */
+	private head: string | undefined = '';
 
 	push(chunk: Buffer): void {
 		let keepFrom = 0;
@@ -85,6 +88,7 @@ export class ImageLifter {
 		const text = Buffer.concat(this.text).toString('utf8');
 		if (!this.lifted) return { text };
 		if (this.mode === 'image') this.invalid = true;
+		if (this.head !== undefined) this.carry = this.afterPrefix(this.head, true) ?? '';
 		this.decodeGroup(this.carry);
 		if (this.invalid) return { text, image: { valid: false } };
 		const bytes = this.target ? this.target.subarray(0, this.written) : Buffer.concat(this.decoded);
@@ -118,10 +122,40 @@ export class ImageLifter {
 
 	private feedImage(part: Buffer): void {
 		if (this.invalid || part.length === 0) return;
-		const symbols = this.carry + part.toString('latin1');
+		let text = part.toString('latin1');
+		if (this.head !== undefined) {
+			const rest = this.afterPrefix(this.head + text);
+			if (rest === undefined) return;
+			text = rest;
+		}
+		const symbols = this.carry + text;
 		const whole = symbols.length - (symbols.length % 4);
 		this.decodeGroup(symbols.slice(0, whole));
 		this.carry = symbols.slice(whole);
+	}
+
+	/** The base64 after a data: prefix (or all of it when there is none); undefined while undecided. */
+	private afterPrefix(head: string, final = false): string | undefined {
+		const prefix = 'data:';
+		if (!head.startsWith(prefix)) {
+			if (!final && prefix.startsWith(head)) {
+				this.head = head;
+				return undefined;
+			}
+			this.head = undefined;
+			return head;
+		}
+		const comma = head.indexOf(',');
+		if (comma === -1 && !final && head.length < 256) {
+			this.head = head;
+			return undefined;
+		}
+		this.head = undefined;
+		if (comma === -1 || !/^data:[^,]*;base64$/i.test(head.slice(0, comma))) {
+			this.invalid = true;
+			return '';
+		}
+		return head.slice(comma + 1);
 	}
 
 	/** Decodes whole base64 groups. Node skips foreign characters, so a short result means invalid. */

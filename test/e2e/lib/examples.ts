@@ -11,9 +11,6 @@
  *        file arrives in the binary field the trigger would have filled (Form Trigger: the field label)
  *   swapNodeForFile(wf, nodeName, filePath, binaryPropertyName?)   same for a non-trigger node
  *        (e.g. Google Drive "Download file")
- *   watchLabel(wf, label): WorkflowJson
- *        the detect example's IF watches `countsByLabel.car`; this points it at another label (what a
- *        user does for their own model's labels)
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -59,10 +56,4 @@ export function feedTriggerWithFile(
 
 export function swapNodeForFile(wf: WorkflowJson, nodeName: string, filePath: string, binaryPropertyName = 'data'): WorkflowJson {
 	return replaceNode(wf, nodeName, readFile(nodeName, filePath, { binaryPropertyName }));
-}
-
-export function watchLabel(wf: WorkflowJson, label: string): WorkflowJson {
-	const text = JSON.stringify(wf);
-	if (!text.includes('countsByLabel.car')) throw new Error(`${wf.name}: no countsByLabel.car to re-point`);
-	return JSON.parse(text.split('countsByLabel.car').join(`countsByLabel[${JSON.stringify(label).replace(/"/g, '\\"')}]`)) as WorkflowJson;
 }

@@ -8,7 +8,8 @@
  *   rest      RestClient (setupOwner, request, testCredential, createCredential, nodeTypes), OWNER
  *   workflow  workflow(), node(), manualTrigger(), readFile(), code(), imageInference(), …
  *   run-data  nodeItems(), nodeRuns(), nodeError(), executedNodes(), readBinary()
- *   examples  loadExample(), useCredentialAndModels(), feedTriggerWithFile(), swapNodeForFile(), watchLabel()
+ *   examples  loadExample(), useCredentialAndModels(), feedTriggerWithFile(), swapNodeForFile()
+ *   scripted-openai  startScriptedOpenAi() (an OpenAI-compatible chat endpoint answering from a script), toolMessages()
  */
 export * from './paths';
 export * from './install';
@@ -19,3 +20,4 @@ export * from './rest';
 export * from './workflow';
 export * from './run-data';
 export * from './examples';
+export * from './scripted-openai';

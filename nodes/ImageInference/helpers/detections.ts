@@ -1,0 +1,42 @@
+import type { DetectedObject, LabelCount } from '../contract';
+
+/** What the node keeps of the service's detections; the service itself has no such filters. */
+export interface DetectionFilter {
+	/** Labels to keep, exactly as the service spells them; undefined keeps all. */
+	onlyLabels?: string[];
+	ignoreLabels?: string[];
+	/** Keep the most confident this many, most confident first. */
+	maxObjects?: number;
+}
+
+export function filterDetections(detections: DetectedObject[], filter: DetectionFilter): DetectedObject[] {
+	const only = filter.onlyLabels && new Set(filter.onlyLabels);
+	const ignore = new Set(filter.ignoreLabels ?? []);
+	const kept = detections.filter((detection) => (!only || only.has(detection.label)) && !ignore.has(detection.label));
+	if (filter.maxObjects === undefined) return kept;
+	return [...kept].sort((a, b) => b.confidence - a.confidence).slice(0, filter.maxObjects);
+}
+
+/**
+ * Counts per label of the detections kept, in the order the service listed its labels (labels it
+ * did not list follow in order of first appearance).
+ */
+export function countLabels(detections: DetectedObject[], serviceCounts: LabelCount[]): LabelCount[] {
+	const totals = new Map<string, number>();
+	for (const { label } of serviceCounts) totals.set(label, 0);
+	for (const { label } of detections) totals.set(label, (totals.get(label) ?? 0) + 1);
+	return [...totals].filter(([, total]) => total > 0).map(([label, total]) => ({ label, total }));
+}
+
+/** "2 car, 1 person", or "nothing detected": ready for a message. */
+export function summarizeCounts(labelsCount: LabelCount[]): string {
+	return labelsCount.length ? labelsCount.map(({ label, total }) => `${total} ${label}`).join(', ') : 'nothing detected';
+}
+
+/** A label list from a comma-separated text or (from an expression) an array; blanks dropped. */
+export function parseLabelList(value: unknown): string[] | undefined {
+	if (value === undefined || value === null) return undefined;
+	const parts = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [String(value)];
+	const labels = parts.map((label) => label.trim()).filter(Boolean);
+	return [...new Set(labels)];
+}

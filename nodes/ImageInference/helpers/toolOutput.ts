@@ -1,0 +1,166 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { truncate } from './parameters';
+
+/**
+ * What an AI Agent gets back when the node runs as its tool: compact JSON the model can reason
+ * about, bounded in size whatever the image holds. No binary (the annotated image stays out: an
+ * agent cannot look at it, and n8n would only drop it) and no base64.
+ */
+
+/** The most detections a tool result lists; the rest are counted, not listed. */
+export const MAX_TOOL_DETECTIONS = 25;
+/** The most labels a tool result counts by name; the rest are summed up as one number. */
+export const MAX_TOOL_LABELS = 25;
+/** The most classification predictions a tool result lists. */
+export const MAX_TOOL_PREDICTIONS = 10;
+/** Labels and categories longer than this are cut (a service could send any text). */
+export const MAX_TOOL_LABEL_LENGTH = 64;
+/** Error texts longer than this are cut. */
+export const MAX_TOOL_ERROR_LENGTH = 500;
+/** No tool result item is longer than this as JSON (characters). */
+export const MAX_TOOL_RESULT_CHARS = 4096;
+
+export const TOOL_DESCRIPTION =
+	'Runs the user’s own deployed computer-vision model on one image. Two operations, as this tool is set up: ' +
+	'Detect Objects (finds objects, with a bounding box and a count per label) or Classify Image (the image’s category). ' +
+	'Pass the model ID (a UUID) and the image as an http(s) URL or as base64 text. ' +
+	`Returns compact JSON. Detect Objects: {totalDetections, countsByLabel: {label: count}, detections: up to ${MAX_TOOL_DETECTIONS} of {label, confidence 0-1, x, y, width, height}, most confident first, detectionsNotListed}. ` +
+	`Classify Image: {category, confidence, predictions: up to ${MAX_TOOL_PREDICTIONS} of {category, confidence}}. ` +
+	'On failure: {error, description} saying what went wrong and what to check (for example an unknown model ID). No image is returned.';
+
+/**
+ * The text the agent reads about this tool, in the tool's panel only (`@tool`). Because the node
+ * declares it, n8n uses it instead of its generated one-line "Detect objects in an image" text.
+ */
+export const toolDescriptionProperty: INodeProperties = {
+	displayName: 'Tool Description',
+	name: 'toolDescription',
+	type: 'string',
+	default: TOOL_DESCRIPTION,
+	typeOptions: { rows: 6 },
+	displayOptions: { show: { '@tool': [true] } },
+	description:
+		'What the AI Agent reads about this tool: what it does, what to pass and what comes back. Edit it to tell the agent about your model (its labels, what they mean).',
+};
+
+/** Whether this execution is an AI Agent's tool call (n8n runs the `…Tool` variant of the node). */
+export function runsAsTool(context: IExecuteFunctions): boolean {
+	return context.getNode().type.endsWith('Tool') || context.isToolExecution?.() === true;
+}
+
+/**
+ * Runs the node for an agent: its output made compact, and a failure returned to the agent as
+ * `{error, description, status}` it can act on. n8n 2.x hands a failed tool's message to the agent
+ * on its own; 1.x stops the whole workflow. The tool's On Error set to Stop Workflow still stops it.
+ */
+export async function runAsTool(
+	context: IExecuteFunctions,
+	run: () => Promise<INodeExecutionData[][]>,
+): Promise<INodeExecutionData[][]> {
+	if (context.getNode().onError === 'stopWorkflow') return toToolOutput(await run());
+	try {
+		return toToolOutput(await run());
+	} catch (error) {
+		const known = error as { message?: string; description?: string | null; context?: { itemIndex?: number }; errorResponse?: IDataObject };
+		const status = known.errorResponse?.status;
+		const json = compactError({
+			error: known.message ?? String(error),
+			description: known.description ?? null,
+			status: typeof status === 'number' ? status : null,
+		});
+		return [[{ json, pairedItem: { item: known.context?.itemIndex ?? 0 } }]];
+	}
+}
+
+/** The node's output as an agent gets it: every item compact, json only, pairing kept. */
+export function toToolOutput(output: INodeExecutionData[][]): INodeExecutionData[][] {
+	return output.map((items) =>
+		items.map((item) => ({
+			json: compactForTool(item.json),
+			...(item.pairedItem === undefined ? {} : { pairedItem: item.pairedItem }),
+		})),
+	);
+}
+
+/** One item's json made compact: a detection result, a classification, or an error item. */
+export function compactForTool(json: IDataObject): IDataObject {
+	if (typeof json.error === 'string') return compactError(json);
+	if (Array.isArray(json.detections)) return compactDetections(json);
+	if (Array.isArray(json.predictions)) return compactClassification(json);
+	return json;
+}
+
+interface Detection {
+	label: string;
+	confidence: number;
+	x: number;
+	y: number;
+	width: number;
+	height: number;
+}
+
+function compactDetections(json: IDataObject): IDataObject {
+	const all = (json.detections as Detection[])
+		.map((detection) => ({
+			label: truncate(String(detection.label), MAX_TOOL_LABEL_LENGTH),
+			confidence: round(detection.confidence),
+			x: round(detection.x),
+			y: round(detection.y),
+			width: round(detection.width),
+			height: round(detection.height),
+		}))
+		.sort((a, b) => b.confidence - a.confidence);
+	const counts = Object.entries((json.countsByLabel as Record<string, number> | undefined) ?? countLabels(all)).sort(
+		(a, b) => b[1] - a[1],
+	);
+	const countsByLabel: Record<string, number> = {};
+	for (const [label, count] of counts.slice(0, MAX_TOOL_LABELS)) countsByLabel[truncate(label, MAX_TOOL_LABEL_LENGTH)] = count;
+	const otherLabels = counts.slice(MAX_TOOL_LABELS);
+
+	const build = (listed: number): IDataObject => ({
+		totalDetections: all.length,
+		countsByLabel,
+		...(otherLabels.length
+			? { otherLabels: { labels: otherLabels.length, detections: otherLabels.reduce((sum, [, count]) => sum + count, 0) } }
+			: {}),
+		detections: all.slice(0, listed),
+		detectionsNotListed: all.length - listed,
+	});
+	let listed = Math.min(all.length, MAX_TOOL_DETECTIONS);
+	let result = build(listed);
+	while (listed > 0 && JSON.stringify(result).length > MAX_TOOL_RESULT_CHARS) result = build(--listed);
+	return result;
+}
+
+function compactClassification(json: IDataObject): IDataObject {
+	const predictions = (json.predictions as Array<{ category: string; confidence: number }>)
+		.map((prediction) => ({ category: truncate(String(prediction.category), MAX_TOOL_LABEL_LENGTH), confidence: round(prediction.confidence) }))
+		.sort((a, b) => b.confidence - a.confidence);
+	return {
+		category: truncate(String(json.category), MAX_TOOL_LABEL_LENGTH),
+		confidence: round(json.confidence as number),
+		predictions: predictions.slice(0, MAX_TOOL_PREDICTIONS),
+		predictionsNotListed: Math.max(0, predictions.length - MAX_TOOL_PREDICTIONS),
+	};
+}
+
+/** A Continue On Fail item: what failed and why, without the detail list. */
+function compactError(json: IDataObject): IDataObject {
+	return {
+		error: truncate(json.error as string, MAX_TOOL_ERROR_LENGTH),
+		...(typeof json.description === 'string' ? { description: truncate(json.description, MAX_TOOL_ERROR_LENGTH) } : {}),
+		...(typeof json.status === 'number' ? { status: json.status } : {}),
+	};
+}
+
+function countLabels(detections: Array<{ label: string }>): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const { label } of detections) counts[label] = (counts[label] ?? 0) + 1;
+	return counts;
+}
+
+/** Four decimals are plenty for a confidence or a coordinate, and keep the JSON short. */
+function round(value: number): number {
+	return Math.round(value * 10_000) / 10_000;
+}

@@ -1,0 +1,230 @@
+/**
+ * Real automations in real n8n, against the reference server:
+ *   - a Form Trigger with three files in one field (two photos and a text file), posted over HTTP to
+ *     the published form: "All Images on the Item" detects on both photos and lists the text file;
+ *   - an e-mail-like item built by a Code node (attachment_0 JPEG, attachment_1 PDF, attachment_2
+ *     PNG) through "All Images on the Item", one item per object and a label filter;
+ *   - examples/crop-and-classify-objects.json: Detect (one item per object, original image) → Edit
+ *     Image Crop (GraphicsMagick) → Classify each crop → Aggregate → a notification-shaped message.
+ * Every expected value comes from the reference server's own predictions.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+import { pngOf, SAMPLE_PDF } from '../harness/images';
+import { startReferenceServer, type ReferenceServer } from '../reference-server';
+import { decodeImage } from '../reference-server/image-codec';
+import {
+	code,
+	createN8nHome,
+	e2eVersions,
+	feedTriggerWithFile,
+	fixture,
+	imageInference,
+	imageInferenceCredential,
+	loadExample,
+	manualTrigger,
+	node,
+	nodeItems,
+	readBinary,
+	readFile,
+	useCredentialAndModels,
+	workflow,
+	type ExecuteResult,
+	type N8nHome,
+} from './lib';
+
+const CAR = fs.readFileSync(fixture('car.jpg'));
+const DOG = fs.readFileSync(fixture('dog.jpg'));
+const CAR_PNG = pngOf(CAR);
+const CREDENTIAL = 'credMultiImage01';
+const FORM_PATH = 'multi-photo-upload';
+
+type Detection = { label: string; confidence: number; x: number; y: number; width: number; height: number };
+
+const sizeOf = (bytes: Buffer) => {
+	const { width, height } = decodeImage(bytes);
+	return { imageWidth: width, imageHeight: height };
+};
+
+describe.each(e2eVersions())('several images, object items and crops in real n8n %s', (version) => {
+	let server: ReferenceServer;
+	let home: N8nHome;
+	let tmp: string;
+	let label: string;
+	const ids: Record<'mail' | 'crop' | 'form', string> = { mail: '', crop: '', form: '' };
+
+	const execute = async (id: string): Promise<ExecuteResult> => {
+		const res = await home.execute(id);
+		if (!res.ok) throw new Error(`workflow failed in n8n: ${res.error}\n${res.stdout.slice(-2000)}`);
+		return res;
+	};
+
+	beforeAll(async () => {
+		server = await startReferenceServer({});
+		home = await createN8nHome({ version });
+		// the file nodes may read the home's own files folder
+		tmp = home.filesDir;
+		fs.writeFileSync(path.join(tmp, 'car.png'), CAR_PNG);
+		fs.writeFileSync(path.join(tmp, 'invoice.pdf'), SAMPLE_PDF);
+		await home.importCredentials(imageInferenceCredential(CREDENTIAL, { baseUrl: server.url, apiKey: server.apiKey }));
+		// a label the server reports for the car photo: the filter then keeps some objects and drops others
+		label = server.predict('detect', CAR, {}).detections[0].label;
+
+		const mail = workflow('e-mail attachments → objects', [
+			manualTrigger(),
+			readFile('Read photo', fixture('dog.jpg')),
+			readFile('Read invoice', path.join(tmp, 'invoice.pdf')),
+			readFile('Read screenshot', path.join(tmp, 'car.png')),
+			code(
+				'E-mail',
+				`return [{
+  json: { subject: 'Delivery', from: 'driver@example.com' },
+  binary: {
+    attachment_0: $('Read photo').first().binary.data,
+    attachment_1: $('Read invoice').first().binary.data,
+    attachment_2: $('Read screenshot').first().binary.data,
+  },
+}];`,
+			),
+			imageInference(
+				'Detect',
+				{ operation: 'detect', modelId: server.models.detect, imageSource: 'allImages', outputItems: 'object', options: { onlyLabels: label } },
+				CREDENTIAL,
+			),
+		]);
+
+		const crop = feedTriggerWithFile(
+			useCredentialAndModels(loadExample('crop-and-classify-objects.json'), {
+				credentialId: CREDENTIAL,
+				detect: server.models.detect,
+				classify: server.models.classify,
+			}),
+			'Upload a photo',
+			fixture('car.jpg'),
+			'Photo',
+		);
+
+		const form = workflow('form with several photos', [
+			node(
+				'Upload photos',
+				'n8n-nodes-base.formTrigger',
+				{
+					path: FORM_PATH,
+					formTitle: 'Photos of the delivery',
+					formFields: { values: [{ fieldLabel: 'Photos', fieldType: 'file', multipleFiles: true, requiredField: true }] },
+					responseMode: 'responseNode',
+					options: {},
+				},
+				{ typeVersion: 2.1, webhookId: '0c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d5e' },
+			),
+			imageInference('Detect', { operation: 'detect', modelId: server.models.detect, imageSource: 'allImages', options: {} }, CREDENTIAL),
+			node('Answer', 'n8n-nodes-base.respondToWebhook', { respondWith: 'allIncomingItems', options: {} }, { typeVersion: 1.1 }),
+		]);
+		[ids.mail, ids.crop, ids.form] = await home.importWorkflows([mail, crop, form]);
+	});
+
+	afterAll(async () => {
+		await home?.dispose();
+		await server?.close();
+	});
+
+	it('an e-mail’s attachments: every image, one item per object, only the chosen label, the PDF listed as skipped', async () => {
+		const { run } = await execute(ids.mail);
+		const items = nodeItems(run!, 'Detect');
+		const expected = [
+			{ field: 'attachment_0', fileName: 'dog.jpg', bytes: DOG },
+			{ field: 'attachment_2', fileName: 'car.png', bytes: CAR_PNG },
+		].flatMap(({ field, fileName, bytes }) => {
+			const kept = (server.predict('detect', bytes, {}).detections as Detection[]).filter((d) => d.label === label);
+			return kept.map((detection, objectIndex) => ({
+				...detection,
+				objectIndex,
+				objectCount: kept.length,
+				field,
+				fileName,
+				...sizeOf(bytes),
+				skippedFiles: [{ field: 'attachment_1', fileName: 'invoice.pdf', mimeType: 'application/pdf' }],
+			}));
+		});
+		expect(expected.length).toBeGreaterThan(0);
+		expect(items.map((item) => item.json)).toEqual(expected);
+		// each object item carries its image's annotated picture
+		for (const item of items) expect(item.binary?.data?.fileName).toMatch(/\.annotated\.(jpg|png)$/);
+	});
+
+	it('crop and classify (examples/crop-and-classify-objects.json): each crop is its box, classified as the server says', async () => {
+		const { run } = await execute(ids.crop);
+		const boxes = nodeItems(run!, 'Detect objects').map((item) => item.json as unknown as Detection & { objectIndex: number });
+		const expectedBoxes = (server.predict('detect', CAR, {}).detections as Detection[])
+			.slice()
+			.sort((a, b) => b.confidence - a.confidence)
+			.slice(0, 10);
+		expect(boxes.map(({ label: l, confidence, x, y, width, height }) => ({ label: l, confidence, x, y, width, height }))).toEqual(expectedBoxes);
+
+		const { width: photoWidth, height: photoHeight } = decodeImage(CAR);
+		const crops = nodeItems(run!, 'Crop object');
+		const classified = nodeItems(run!, 'Classify crop');
+		expect(crops).toHaveLength(expectedBoxes.length);
+		expect(classified).toHaveLength(expectedBoxes.length);
+		const expectedCategories = crops.map((crop, index) => {
+			const box = expectedBoxes[index];
+			const bytes = readBinary(home, crop.binary!.image);
+			const x = Math.round(box.x);
+			const y = Math.round(box.y);
+			// x, y: the box's top-left corner in pixels, as the reference server measures it
+			expect(decodeImage(bytes)).toMatchObject({
+				width: Math.min(Math.round(box.width), photoWidth - x),
+				height: Math.min(Math.round(box.height), photoHeight - y),
+			});
+			return server.predict('classify', bytes, {}).category;
+		});
+		expect(classified.map((item) => item.json.category)).toEqual(expectedCategories);
+
+		const [message] = nodeItems(run!, 'Compose notification');
+		expect(message.json.subject).toBe(`${expectedBoxes.length} object(s) in car.jpg`);
+		const lines = classified.map((item, index) => {
+			const percent = Math.round((item.json.confidence as number) * 100);
+			return `${expectedBoxes[index].label}: ${expectedCategories[index]} (${percent}%)`;
+		});
+		expect(message.json.text).toBe(lines.join('\n'));
+		expect(message.json.crops).toHaveLength(expectedBoxes.length);
+	});
+
+	it('a form with three files in one field, posted over HTTP: two image items and the text file listed', async () => {
+		const published = await home.cli(['publish:workflow', `--id=${ids.form}`], { allowFailure: true });
+		if (published.code !== 0) await home.cli(['update:workflow', `--id=${ids.form}`, '--active=true']);
+		const main = await home.start();
+		const formUrl = `${main.url}/form/${FORM_PATH}`;
+		// n8n activates published workflows in the background after it reports ready
+		for (let attempt = 0; (await fetch(formUrl)).status !== 200; attempt++) {
+			if (attempt === 60) throw new Error(`the form at ${formUrl} was never registered`);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+		const body = new FormData();
+		body.append('field-0', new Blob([CAR], { type: 'image/jpeg' }), 'car.jpg');
+		body.append('field-0', new Blob(['Gate 4, ring twice.'], { type: 'text/plain' }), 'notes.txt');
+		body.append('field-0', new Blob([DOG], { type: 'image/jpeg' }), 'dog.jpg');
+		const response = await fetch(formUrl, { method: 'POST', body });
+		const text = await response.text();
+		expect({ status: response.status, text: response.status === 200 ? '' : text }).toEqual({ status: 200, text: '' });
+		const items = JSON.parse(text) as Array<Record<string, unknown>>;
+		const skippedFiles = [{ field: 'Photos_1', fileName: 'notes.txt', mimeType: expect.stringMatching(/^text\/plain/) }];
+		expect(items).toEqual(
+			[
+				{ field: 'Photos_0', fileName: 'car.jpg', bytes: CAR },
+				{ field: 'Photos_2', fileName: 'dog.jpg', bytes: DOG },
+			].map(({ field, fileName, bytes }) => {
+				const predicted = server.predict('detect', bytes, {});
+				return expect.objectContaining({
+					field,
+					fileName,
+					...sizeOf(bytes),
+					detections: predicted.detections,
+					totalDetections: predicted.detections.length,
+					skippedFiles,
+				});
+			}),
+		);
+	});
+});

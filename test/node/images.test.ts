@@ -1,0 +1,289 @@
+import { sha256 } from '../reference-server';
+import { decodeImage } from '../reference-server/image-codec';
+import type { InputItem } from '../harness/execute';
+import { SAMPLE_PDF } from '../harness/images';
+import { CAR, DOG, carItem, classifyParameters, detectParameters, failureOf, pngOf, useServer } from './setup';
+
+type Detection = { label: string; confidence: number; x: number; y: number; width: number; height: number };
+
+const PDF = SAMPLE_PDF;
+const CAR_PNG = pngOf(CAR);
+
+/** An e-mail-like item: a photo, a PDF and a PNG, as Gmail names attachments. */
+const mailItem = (): InputItem => ({
+	json: { subject: 'Delivery' },
+	binary: {
+		attachment_0: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg' },
+		attachment_1: { bytes: PDF, fileName: 'invoice.pdf', mimeType: 'application/pdf' },
+		attachment_2: { bytes: CAR_PNG, fileName: 'car.png', mimeType: 'image/png' },
+	},
+});
+
+const sizeOf = (bytes: Buffer) => {
+	const { width, height } = decodeImage(bytes);
+	return { imageWidth: width, imageHeight: height };
+};
+
+/** What the node should report for an image: the server's own prediction, filtered as asked. */
+function expectedDetections(detections: Detection[], filter: { only?: string[]; ignore?: string[]; max?: number } = {}) {
+	let kept = detections.filter((d) => (!filter.only || filter.only.includes(d.label)) && !filter.ignore?.includes(d.label));
+	if (filter.max !== undefined) kept = [...kept].sort((a, b) => b.confidence - a.confidence).slice(0, filter.max);
+	const counts = new Map<string, number>();
+	for (const { label } of kept) counts.set(label, (counts.get(label) ?? 0) + 1);
+	return {
+		detections: kept,
+		countsByLabel: Object.fromEntries(counts),
+		totalDetections: kept.length,
+		summary: kept.length ? [...counts].map(([label, total]) => `${total} ${label}`).join(', ') : 'nothing detected',
+	};
+}
+
+describe('several images per item', () => {
+	const { server, run } = useServer();
+	const predicted = (bytes: Buffer) => server().predict('detect', bytes, {}).detections as Detection[];
+
+	it('takes a comma-separated field list: one item per image, in the list’s order, each paired with its item', async () => {
+		const { items, bytes } = await run(detectParameters(server(), { binaryPropertyName: 'attachment_2, attachment_0' }), [mailItem()]);
+		expect(items).toHaveLength(2);
+		expect(items.map((item) => item.json.field)).toEqual(['attachment_2', 'attachment_0']);
+		expect(items.map((item) => item.json.fileName)).toEqual(['car.png', 'dog.jpg']);
+		expect(items[0].json).toMatchObject({ ...expectedDetections(predicted(CAR_PNG)), ...sizeOf(CAR_PNG) });
+		expect(items[1].json).toMatchObject({ ...expectedDetections(predicted(DOG)), ...sizeOf(DOG) });
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
+		// each item carries its own annotated picture, not the e-mail's other files
+		expect(Object.keys(items[0].binary ?? {})).toEqual(['data']);
+		expect(items[0].binary?.data.fileName).toBe('car.annotated.png');
+		expect(bytes(items[0], 'data').equals(Buffer.from(server().predict('detect', CAR_PNG, {}).image!, 'base64'))).toBe(true);
+		expect(server().requests).toHaveLength(2);
+	});
+
+	it('“All Images on the Item” sends every image in field order and lists the skipped file', async () => {
+		const { items } = await run(detectParameters(server(), { imageSource: 'allImages' }), [mailItem(), carItem()]);
+		expect(items.map((item) => [item.pairedItem, item.json.field])).toEqual([
+			[{ item: 0 }, 'attachment_0'],
+			[{ item: 0 }, 'attachment_2'],
+			[{ item: 1 }, 'data'],
+		]);
+		const skipped = [{ field: 'attachment_1', fileName: 'invoice.pdf', mimeType: 'application/pdf' }];
+		expect(items[0].json.skippedFiles).toEqual(skipped);
+		expect(items[1].json.skippedFiles).toEqual(skipped);
+		expect(items[2].json.skippedFiles).toEqual([]);
+		expect(items[0].json).toMatchObject(expectedDetections(predicted(DOG)));
+		expect(items[1].json).toMatchObject(expectedDetections(predicted(CAR_PNG)));
+		expect(server().requests).toHaveLength(3);
+	});
+
+	it('classifies every image too, each item carrying its own image in its own field', async () => {
+		const { items, bytes } = await run(classifyParameters(server(), { imageSource: 'allImages' }), [mailItem()]);
+		expect(items).toHaveLength(2);
+		expect(items[0].json).toMatchObject({ category: server().predict('classify', DOG, {}).category, field: 'attachment_0', ...sizeOf(DOG) });
+		expect(items[1].json).toMatchObject({ category: server().predict('classify', CAR_PNG, {}).category, field: 'attachment_2' });
+		expect(Object.keys(items[1].binary ?? {})).toEqual(['attachment_2']);
+		expect(bytes(items[1], 'attachment_2').equals(CAR_PNG)).toBe(true);
+	});
+
+	it('runs the concurrency pool over images: ten images of one item are in flight together', async () => {
+		server().setLatency(150);
+		const binary = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`attachment_${i}`, { bytes: CAR, fileName: `car${i}.jpg` }]));
+		const inFlight = () => {
+			const requests = server().requests;
+			return Math.max(...requests.map((r) => requests.filter((o) => o.at <= r.at && (o.answeredAt ?? Infinity) > r.at).length));
+		};
+		await run(detectParameters(server(), { imageSource: 'allImages', options: { concurrency: 10 } }), [{ binary }]);
+		expect(server().requests).toHaveLength(10);
+		expect(inFlight()).toBe(10);
+		server().requests.splice(0);
+		await run(detectParameters(server(), { imageSource: 'allImages', options: { concurrency: 3 } }), [{ binary }]);
+		expect(inFlight()).toBe(3);
+	});
+
+	it('with Continue On Fail, a failed image becomes an error item in its place', async () => {
+		server().addFault({ match: { imageSha256: sha256(CAR_PNG) }, action: { type: 'status', status: 400, body: 'bad image' } });
+		const { items } = await run(detectParameters(server(), { imageSource: 'allImages' }), [mailItem(), carItem()], { continueOnFail: true });
+		expect(items).toHaveLength(3);
+		expect(items[0].json.field).toBe('attachment_0');
+		expect(items[1].json.error).toMatch(/400/);
+		expect(items[2].json.field).toBe('data');
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }]);
+	});
+});
+
+describe('one item per object', () => {
+	const { server, run } = useServer();
+	const carDetections = () => server().predict('detect', CAR, {}).detections as Detection[];
+
+	it('yields each object with its box, index, count and image facts, carrying the original image', async () => {
+		const result = await run(detectParameters(server(), { outputItems: 'object', options: { outputImages: 'original' } }), [carItem()]);
+		const expected = carDetections();
+		expect(expected.length).toBeGreaterThan(0);
+		expect(result.items.map((item) => item.json)).toEqual(
+			expected.map((detection, objectIndex) => ({
+				...detection,
+				objectIndex,
+				objectCount: expected.length,
+				field: 'data',
+				fileName: 'car.jpg',
+				...sizeOf(CAR),
+			})),
+		);
+		for (const item of result.items) {
+			expect(item.pairedItem).toEqual({ item: 0 });
+			expect(result.bytes(item, 'original').equals(CAR)).toBe(true);
+		}
+		// no annotated picture is wanted, so the service is not asked to draw one
+		expect(server().requests.at(-1)!.body).toEqual({ image: CAR.toString('base64'), annotate: false });
+	});
+
+	it('an image whose objects are all filtered out yields nothing, or one item with objectCount 0 when asked', async () => {
+		const params = (include?: boolean) =>
+			detectParameters(server(), {
+				outputItems: 'object',
+				options: { onlyLabels: 'no-such-label', ...(include === undefined ? {} : { includeImagesWithoutObjects: include }) },
+			});
+		const none = await run(params(), [carItem(), carItem()]);
+		expect(none.items).toHaveLength(0);
+		const kept = await run(params(true), [carItem(), carItem()]);
+		expect(kept.items.map((item) => [item.json.objectCount, item.json.field, item.pairedItem])).toEqual([
+			[0, 'data', { item: 0 }],
+			[0, 'data', { item: 1 }],
+		]);
+		expect(kept.items[0].binary?.data.fileName).toBe('car.annotated.jpg');
+	});
+
+	it('keeps the most confident Max Objects, after the label filter', async () => {
+		const [first] = carDetections();
+		const { items } = await run(
+			detectParameters(server(), { outputItems: 'object', options: { onlyLabels: first.label, maxObjects: 2 } }),
+			[carItem()],
+		);
+		const expected = expectedDetections(carDetections(), { only: [first.label], max: 2 }).detections;
+		expect(items.map(({ json: { label, confidence, x, y, width, height } }) => ({ label, confidence, x, y, width, height }))).toEqual(expected);
+		expect(items.every((item) => item.json.objectCount === expected.length)).toBe(true);
+	});
+});
+
+describe('label filters, output images, size and summary (one item per image)', () => {
+	const { server, run } = useServer();
+	const carDetections = () => server().predict('detect', CAR, {}).detections as Detection[];
+
+	it.each([
+		['Only These Labels as text', (label: string) => ({ onlyLabels: ` ${label} ` }), (label: string) => ({ only: [label] })],
+		['Only These Labels as a list', (label: string) => ({ onlyLabels: [label] }), (label: string) => ({ only: [label] })],
+		['Ignore These Labels', (label: string) => ({ ignoreLabels: `${label},nothing-like-it` }), (label: string) => ({ ignore: [label] })],
+		['Max Objects', () => ({ maxObjects: 1 }), () => ({ max: 1 })],
+	])('%s: detections, counts and summary follow the filter', async (_, options, filter) => {
+		const { label } = carDetections()[0];
+		const { items } = await run(detectParameters(server(), { options: options(label) }), [carItem()]);
+		const expected = expectedDetections(carDetections(), filter(label));
+		expect(items[0].json).toMatchObject(expected);
+		expect(items[0].json.labelsCount).toEqual(Object.entries(expected.countsByLabel).map(([l, total]) => ({ label: l, total })));
+	});
+
+	it('a filter that removes everything is zero objects, not an error', async () => {
+		const labels = [...new Set(carDetections().map((d) => d.label))].join(',');
+		const { items } = await run(detectParameters(server(), { options: { ignoreLabels: labels } }), [carItem()]);
+		expect(items[0].json).toMatchObject({ detections: [], labelsCount: [], countsByLabel: {}, totalDetections: 0, summary: 'nothing detected' });
+	});
+
+	it('Output Images “Both” puts each picture in its named field; “None” adds none and asks for no drawing', async () => {
+		const both = await run(
+			detectParameters(server(), { imageSource: 'allImages', options: { outputImages: 'both', annotatedImageField: 'boxes', originalImageField: 'photo' } }),
+			[carItem()],
+		);
+		expect(Object.keys(both.items[0].binary ?? {}).sort()).toEqual(['boxes', 'photo']);
+		expect(both.bytes(both.items[0], 'photo').equals(CAR)).toBe(true);
+		expect(both.bytes(both.items[0], 'boxes').equals(Buffer.from(server().predict('detect', CAR, {}).image!, 'base64'))).toBe(true);
+
+		const none = await run(detectParameters(server(), { imageSource: 'allImages', options: { outputImages: 'none' } }), [carItem()]);
+		expect(none.items[0].binary).toBeUndefined();
+		expect(none.items[0].json.totalDetections).toBe(carDetections().length);
+		expect((server().requests.at(-1)!.body as { annotate?: boolean }).annotate).toBe(false);
+	});
+
+	it('Original from base64 is the decoded image', async () => {
+		const { items, bytes } = await run(
+			detectParameters(server(), { imageSource: 'base64', imageBase64: CAR.toString('base64'), options: { outputImages: 'original' } }),
+			[{ json: {} }],
+		);
+		expect(bytes(items[0], 'original').equals(CAR)).toBe(true);
+		expect(items[0].binary?.original.mimeType).toBe('image/jpeg');
+		expect(items[0].json).toMatchObject(sizeOf(CAR));
+	});
+
+	it('for an image URL, the size comes from the returned annotated picture', async () => {
+		const url = server().hostImage(CAR, 'image/jpeg');
+		const { items } = await run(detectParameters(server(), { imageSource: 'url', imageUrl: url }), [{ json: {} }]);
+		expect(items[0].json).toMatchObject(sizeOf(Buffer.from(server().predict('detect', CAR, {}).image!, 'base64')));
+	});
+});
+
+describe('the returned annotated picture, read tolerantly', () => {
+	const { server, run } = useServer();
+
+	it('accepts a data:image/…;base64, prefix', async () => {
+		const result = server().predict('detect', CAR, {});
+		server().addFault({ action: { type: 'status', status: 200, body: { ...result, image: `data:image/jpeg;base64,${result.image}` } } });
+		const { items, bytes } = await run(detectParameters(server()), [carItem()]);
+		expect(bytes(items[0], 'data').equals(Buffer.from(result.image!, 'base64'))).toBe(true);
+		expect(items[0].json.warnings).toBeUndefined();
+	});
+
+	it('keeps detections and counts when the picture cannot be read, and says why', async () => {
+		server().addFault({ action: { type: 'bad-annotated-image' } });
+		const { items, bytes } = await run(detectParameters(server()), [carItem()]);
+		const expected = server().predict('detect', CAR, {});
+		expect(items[0].json).toMatchObject(expectedDetections(expected.detections));
+		expect(items[0].json.warnings).toEqual([expect.stringMatching(/annotated image that is not valid base64; the item has no annotated image/)]);
+		// no annotated file: the input's own file is still there, untouched
+		expect(bytes(items[0], 'data').equals(CAR)).toBe(true);
+	});
+
+	it('a returned file that is not an image is a warning too', async () => {
+		const result = server().predict('detect', CAR, {});
+		server().addFault({ action: { type: 'status', status: 200, body: { ...result, image: Buffer.from('hello, not a picture').toString('base64') } } });
+		const { items } = await run(detectParameters(server(), { imageSource: 'allImages' }), [carItem()]);
+		expect(items[0].binary).toBeUndefined();
+		expect(items[0].json.warnings).toEqual([expect.stringMatching(/not a recognisable image file/)]);
+		expect(items[0].json.totalDetections).toBe(result.detections.length);
+	});
+});
+
+describe('bad input for several images and the new options, refused before any request', () => {
+	const { server, run } = useServer();
+
+	it.each([
+		['a field list naming a missing field', { binaryPropertyName: 'attachment_0, attachment_9' }, /No binary field "attachment_9" on this item/, /"attachment_0", "attachment_1", "attachment_2"/],
+		['an empty field list', { binaryPropertyName: ' , ' }, /Input Binary Field is empty/, undefined],
+		['a named field holding a PDF', { binaryPropertyName: 'attachment_0,attachment_1' }, /binary field "attachment_1" is not an image/, /All Images on the Item/],
+		['Max Objects -1 by expression', { options: { maxObjects: -1 } }, /Max Objects must be a whole number from 1 to 10000, got -1/, undefined],
+		['Max Objects 2.5 by expression', { options: { maxObjects: 2.5 } }, /Max Objects must be a whole number from 1 to 10000, got 2.5/, undefined],
+		['an empty Only These Labels', { options: { onlyLabels: ' , ' } }, /Only These Labels is empty/, /remove the option/],
+		['the same field for both pictures', { options: { outputImages: 'both', originalImageField: 'data' } }, /cannot both go into field "data"/, undefined],
+		['an unknown Output Images', { options: { outputImages: 'thumbnail' } }, /Output Images must be one of annotated, original, both, none/, undefined],
+		['Original for an image URL', { imageSource: 'url', imageUrl: 'https://example.com/a.jpg', options: { outputImages: 'original' } }, /an image URL does not give it/, /HTTP Request/],
+	] as const)('%s', async (_, bad, message, description) => {
+		const defaults: Record<string, unknown> = detectParameters(server(), { binaryPropertyName: 'attachment_0' });
+		const overrides = bad as Record<string, unknown>;
+		const parameters = Object.fromEntries(
+			Object.keys({ ...defaults, ...overrides }).map((key) => [key, (index: number) => (index === 1 && key in overrides ? overrides[key] : defaults[key])]),
+		);
+		const failure = await failureOf(run(parameters, [mailItem(), mailItem()]));
+		expect(failure.message).toMatch(message);
+		if (description) expect(failure.description).toMatch(description);
+		expect(failure.itemIndex).toBe(1);
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it('an item with no image at all names the files it does have', async () => {
+		const item: InputItem = { binary: { attachment_0: { bytes: PDF, fileName: 'invoice.pdf', mimeType: 'application/pdf' } } };
+		const failure = await failureOf(run(detectParameters(server(), { imageSource: 'allImages' }), [carItem(), item]));
+		expect(failure).toMatchObject({ message: 'No image on this item', itemIndex: 1 });
+		expect(failure.description).toMatch(/"attachment_0" \(invoice\.pdf, application\/pdf\)/);
+		expect(server().requests).toHaveLength(0);
+
+		const { items } = await run(detectParameters(server(), { imageSource: 'allImages' }), [{ json: {} }, carItem()], { continueOnFail: true });
+		expect(items[0].json.error).toBe('No image on this item');
+		expect(items[0].json.description).toMatch(/no binary data/);
+		expect(items[1].json.totalDetections).toBeGreaterThan(0);
+	});
+});

@@ -1,0 +1,155 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { ImageInference } from '../../nodes/ImageInference/ImageInference.node';
+import {
+	MAX_TOOL_DETECTIONS,
+	MAX_TOOL_LABEL_LENGTH,
+	MAX_TOOL_PREDICTIONS,
+	MAX_TOOL_RESULT_CHARS,
+	TOOL_DESCRIPTION,
+} from '../../nodes/ImageInference/helpers/toolOutput';
+import { crowdedScene } from '../harness/crowdedScene';
+import { CAR, DOG, classifyParameters, detectParameters, dogItem, failureOf, useServer } from './setup';
+
+type Detection = { label: string; confidence: number; x: number; y: number; width: number; height: number };
+const UNKNOWN_MODEL = '00000000-0000-4000-8000-00000000beef';
+const round = (value: number) => Math.round(value * 10_000) / 10_000;
+const byConfidence = (a: { confidence: number }, b: { confidence: number }) => b.confidence - a.confidence;
+/** A run of base64 text long enough to be image data, not a word or a number. */
+const BASE64_RUN = /[A-Za-z0-9+/]{120,}/;
+
+describe('As an AI Agent tool', () => {
+	// what is compacted matters here, not what the model sees: the colour-region model finds several objects
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+	const urlDetect = (extra: IDataObject = {}) =>
+		detectParameters(server(), { imageSource: 'url', imageUrl: server().hostImage(CAR, 'image/jpeg'), ...extra });
+
+	it('Detect Objects returns compact JSON: the counts and the detections, no image, no binary', async () => {
+		const { items } = await run(urlDetect(), [{}], { asTool: true });
+		const expected = server().predict('detect', CAR, {});
+		expect(expected.detections.length).toBeGreaterThan(1);
+		expect(items).toHaveLength(1);
+		expect(items[0].binary).toBeUndefined();
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(items[0].json).toEqual({
+			totalDetections: expected.detections.length,
+			countsByLabel: Object.fromEntries(expected.labelsCount.map(({ label, total }) => [label, total])),
+			detections: [...expected.detections].sort(byConfidence),
+			detectionsNotListed: 0,
+		});
+		expect(JSON.stringify(items[0].json)).not.toMatch(BASE64_RUN);
+		// the agent never sees a picture: the service is not asked to draw one
+		expect(server().requests[0].body).toEqual({ image: expect.stringMatching(/^http/), annotate: false });
+	});
+
+	it('still asks for the annotated picture when the user turned Annotate Image on explicitly', async () => {
+		await run(urlDetect({ options: { annotate: true } }), [{}], { asTool: true });
+		expect(server().requests[0].body).toMatchObject({ annotate: true });
+	});
+
+	it(`a 50-object answer: the ${MAX_TOOL_DETECTIONS} most confident listed, every one counted, under ${MAX_TOOL_RESULT_CHARS} characters`, async () => {
+		const annotated = server().predict('detect', CAR, {}).image!;
+		const scene = crowdedScene(50, annotated);
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 200, body: scene } });
+		const { items } = await run(urlDetect(), [{}], { asTool: true });
+		const json = items[0].json as { detections: Detection[]; [key: string]: unknown };
+		expect(json.totalDetections).toBe(50);
+		expect(json.countsByLabel).toEqual(Object.fromEntries(scene.labelsCount.map(({ label, total }) => [label, total])));
+		expect(json.detections).toEqual(
+			[...scene.detections]
+				.sort(byConfidence)
+				.slice(0, MAX_TOOL_DETECTIONS)
+				.map((d) => ({ label: d.label, confidence: round(d.confidence), x: round(d.x), y: round(d.y), width: round(d.width), height: round(d.height) })),
+		);
+		expect(json.detectionsNotListed).toBe(50 - MAX_TOOL_DETECTIONS);
+		const text = JSON.stringify(json);
+		expect(text.length).toBeLessThanOrEqual(MAX_TOOL_RESULT_CHARS);
+		expect(text).not.toContain(annotated.slice(0, 40));
+		expect(text).not.toMatch(BASE64_RUN);
+		// the regular node on the same answer: the full list and the annotated image as a file
+		const regular = await run(urlDetect(), [{}]);
+		expect((regular.items[0].json.detections as unknown[]).length).toBe(50);
+		expect(regular.items[0].binary?.data).toBeDefined();
+	});
+
+	it('stays under the cap whatever the service sends: 2,000 detections under 300 long labels', async () => {
+		const scene = crowdedScene(2000);
+		const labels = Array.from({ length: 300 }, (_, i) => `label ${i} `.padEnd(200, 'x'));
+		const detections = scene.detections.map((d, i) => ({ ...d, label: labels[i % labels.length] }));
+		const labelsCount = labels.map((label, i) => ({ label, total: detections.filter((_, j) => j % labels.length === i).length }));
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 200, body: { detections, labelsCount, image: null } } });
+		const { items } = await run(urlDetect(), [{}], { asTool: true });
+		const json = items[0].json as { detections: Detection[]; countsByLabel: Record<string, number>; [key: string]: unknown };
+		expect(JSON.stringify(json).length).toBeLessThanOrEqual(MAX_TOOL_RESULT_CHARS);
+		expect(json.totalDetections).toBe(2000);
+		expect(json.detections.length + (json.detectionsNotListed as number)).toBe(2000);
+		expect(json.detections.length).toBeGreaterThan(0);
+		const counted = Object.values(json.countsByLabel).reduce((sum, n) => sum + n, 0);
+		const other = json.otherLabels as { labels: number; detections: number };
+		expect(Object.keys(json.countsByLabel).length + other.labels).toBe(300);
+		expect(counted + other.detections).toBe(2000);
+		for (const label of [...Object.keys(json.countsByLabel), ...json.detections.map((d) => d.label)]) {
+			expect(label.length).toBeLessThanOrEqual(MAX_TOOL_LABEL_LENGTH);
+		}
+	});
+
+	it(`Classify Image returns the category and the ${MAX_TOOL_PREDICTIONS} most confident predictions, the input file not passed on`, async () => {
+		const many = Array.from({ length: 30 }, (_, i) => ({ category: `class ${i}`, confidence: round(0.5 - i / 100) }));
+		server().addFault({ match: { kind: 'classify' }, action: { type: 'status', status: 200, body: { category: 'class 0', confidence: 0.5, predictions: [...many].reverse() } } });
+		const { items } = await run(classifyParameters(server()), [dogItem()], { asTool: true });
+		expect(items[0].binary).toBeUndefined();
+		expect(items[0].json).toEqual({
+			category: 'class 0',
+			confidence: 0.5,
+			predictions: many.slice(0, MAX_TOOL_PREDICTIONS),
+			predictionsNotListed: 30 - MAX_TOOL_PREDICTIONS,
+		});
+		server().clearFaults();
+		const real = await run(classifyParameters(server()), [dogItem()], { asTool: true });
+		const expected = server().predict('classify', DOG, {});
+		expect(real.items[0].json).toMatchObject({ category: expected.category, confidence: expected.confidence });
+	});
+
+	it('a failed call comes back to the agent as a short error it can act on, with or without Continue On Fail', async () => {
+		const expected = {
+			error: `Model ${UNKNOWN_MODEL} was not found (404 Not Found)`,
+			description: expect.stringContaining('Check that the Model ID is right'),
+			status: 404,
+		};
+		const plain = await run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true });
+		expect(plain.items).toEqual([{ json: expected, pairedItem: { item: 0 } }]);
+		const continued = await run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, continueOnFail: true });
+		expect(continued.items).toEqual([{ json: expected, pairedItem: { item: 0 } }]);
+		expect(server().requests).toHaveLength(2);
+	});
+
+	it('the API key is in no tool result, failed or not, whichever way it is sent', async () => {
+		for (const sendAs of ['header', 'query'] as const) {
+			const failed = await run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, credentials: { sendAs } });
+			const served = await run(urlDetect(), [{}], { asTool: true, credentials: { sendAs } });
+			expect(failed.items[0].json.status).toBe(404);
+			expect(served.items[0].json.totalDetections).toBeGreaterThan(0);
+			expect(JSON.stringify([failed.items, served.items])).not.toContain(server().apiKey);
+		}
+	});
+
+	it('bad arguments from the agent come back as an error naming what to fix; nothing is sent', async () => {
+		const { items } = await run(urlDetect({ modelId: 'the car model', imageUrl: 'photo.jpg' }), [{}], { asTool: true });
+		expect(items[0].json).toEqual({ error: 'Model ID "the car model" is not a UUID', description: expect.stringContaining('model details') });
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it('with On Error set to Stop Workflow, a failed call stops the workflow as it does outside an agent', async () => {
+		const failure = await failureOf(run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, onError: 'stopWorkflow' }));
+		expect(failure.message).toBe(`Model ${UNKNOWN_MODEL} was not found (404 Not Found)`);
+	});
+
+	it('tells the agent, in the tool panel only, what the tool does, what to pass and what comes back', () => {
+		const property = new ImageInference().description.properties.find((p) => p.name === 'toolDescription')!;
+		expect(property.displayOptions).toEqual({ show: { '@tool': [true] } });
+		expect(property.default).toBe(TOOL_DESCRIPTION);
+		for (const phrase of ['Detect Objects', 'Classify Image', 'model ID', 'URL', 'base64', 'countsByLabel', 'category', 'error']) {
+			expect(TOOL_DESCRIPTION).toContain(phrase);
+		}
+	});
+});
