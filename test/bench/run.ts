@@ -202,7 +202,7 @@ async function main() {
 	} finally {
 		await server.close();
 	}
-	if (selected('batch')) for (const result of await phoneBatchRows(smoke)) row(...result);
+	if (selected('batch')) for (const result of await phoneBatchRows(smoke, only?.includes('batch') === true)) row(...result);
 	const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${fixed(totalmem() / 1024 ** 3, 0)} GiB, Node ${process.version}`;
 	console.log(`\nBenchmarks${smoke ? ' (smoke: small sizes, targets not applicable)' : ''} — ${machine}; load average at the end ${loadavg().map((load) => fixed(load)).join(', ')}\n`);
 	console.log('| Benchmark | Result | Compared | Target | Load |');
