@@ -1,7 +1,8 @@
 /**
- * One memory measurement in a fresh process (run with --expose-gc): peak RSS growth while the
- * node detects (with annotation) on one big image, or RSS over a soak of many executions.
- * Prints one JSON line.
+ * One memory measurement in a fresh process (run with --expose-gc, and MALLOC_MMAP_THRESHOLD_
+ * fixed so that freed buffers go back to the OS at once and RSS follows what is live): peak RSS
+ * growth while the node detects (with annotation) on big images, the median of three runs after
+ * a warm-up of the same size; or RSS over a soak of many executions. Prints one JSON line.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -26,6 +27,8 @@ function rssSampler() {
 
 const gc = () => (global as { gc?: () => void }).gc?.();
 const mb = (bytes: number) => bytes / 1024 / 1024;
+/** Measured runs per image size; the median is reported. */
+const RUNS = 3;
 
 async function main() {
 	const [mode, url, apiKey, modelId, amount] = process.argv.slice(2);
@@ -33,22 +36,30 @@ async function main() {
 	const parameters = { operation: 'detect', modelId, imageSource: 'binary', binaryPropertyName: 'data', options: { timeout: 600_000 } };
 
 	if (mode === 'image') {
-		const image = noisePng(Number(amount));
-		const item = { binary: { data: { bytes: image, fileName: 'noise.png', mimeType: 'image/png' } } };
-		// Warm up with another image of the same size: code paths, connections and V8's young
-		// generation reach their working size, as in a long-running n8n. Then measure one image.
-		await runNode({ parameters, credentials, items: [{ binary: { data: { bytes: noisePng(Number(amount)), fileName: 'warm.png' } } }], recordRequests: false });
+		// Warm up with an image of the same size: code paths, connections and V8's heap reach their
+		// working size, as in a long-running n8n. Then three measured runs, each on its own image.
+		const images = Array.from({ length: RUNS + 1 }, () => noisePng(Number(amount)));
+		const detectOne = async (image: Buffer) => {
+			const item = { binary: { data: { bytes: image, fileName: 'noise.png', mimeType: 'image/png' } } };
+			const { items } = await runNode({ parameters, credentials, items: [item], recordRequests: false });
+			if (!items[0].binary?.data || items[0].json.error) throw new Error('detect failed');
+		};
 		const sampler = rssSampler();
-		await new Promise((resolve) => setTimeout(resolve, 50));
-		// A full GC first, so the warm-up's garbage is not counted; it also shrinks V8's young
-		// generation, whose regrowth (a few tens of MB whatever the image) the measured run includes.
-		gc();
-		const before = sampler.reset();
-		const { items } = await runNode({ parameters, credentials, items: [item], recordRequests: false });
-		const growth = Math.max(0, sampler.peak() - before);
+		await detectOne(images[0]);
+		const growths: number[] = [];
+		for (const image of images.slice(1)) {
+			// Full GCs first, so earlier runs' garbage is not counted.
+			for (let pass = 0; pass < 2; pass++) {
+				gc();
+				await new Promise((resolve) => setTimeout(resolve, 100));
+			}
+			const before = sampler.reset();
+			await detectOne(image);
+			growths.push(Math.max(0, sampler.peak() - before));
+		}
 		await sampler.stop();
-		if (!items[0].binary?.data || items[0].json.error) throw new Error('detect failed');
-		console.log(JSON.stringify({ imageMb: mb(image.length), growthMb: mb(growth), ratio: growth / image.length }));
+		const median = [...growths].sort((a, b) => a - b)[Math.floor(growths.length / 2)];
+		console.log(JSON.stringify({ imageMb: mb(images[1].length), growthMb: mb(median), ratio: median / images[1].length, runsMb: growths.map(mb) }));
 		return;
 	}
 

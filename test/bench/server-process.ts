@@ -5,6 +5,8 @@ export interface RemoteServer {
 	url: string;
 	apiKey: string;
 	models: { detect: string; classify: string };
+	/** The replaying service: car.jpg answered with the reference server's own answer, at no cost of its own. */
+	replay: { url: string; apiKey: string };
 	setLatency(ms: number): Promise<void>;
 	close(): Promise<void>;
 }
@@ -15,7 +17,7 @@ export async function startServerProcess(): Promise<RemoteServer> {
 		execArgv: ['-r', 'ts-node/register/transpile-only'],
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
-	const info = await new Promise<{ url: string; apiKey: string; models: { detect: string; classify: string } }>((resolve, reject) => {
+	const info = await new Promise<Omit<RemoteServer, 'setLatency' | 'close'>>((resolve, reject) => {
 		child.once('message', (message) => resolve(message as never));
 		child.once('exit', (code) => reject(new Error(`reference server exited with ${code}`)));
 	});
