@@ -7,6 +7,7 @@
  * Binary data lives in a store keyed by id, like n8n's filesystem mode: `.data` holds no bytes.
  */
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 
 import type {
 	IBinaryData,
@@ -69,6 +70,8 @@ export interface RunResult {
 	bytes(item: INodeExecutionData, field: string): Buffer;
 	sent: SentRequest[];
 	logged: string[];
+	/** How the node read its input files: whole (getBinaryDataBuffer) or streamed (bytes taken). */
+	reads: { whole: number; streamedBytes: number };
 }
 
 const agent = new Agent({ keepAliveTimeout: 10_000, connections: 128 });
@@ -120,6 +123,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	}));
 	const sent: SentRequest[] = [];
 	const logged: string[] = [];
+	const reads = { whole: 0, streamedBytes: 0 };
 	const credential = new ImageInferenceApi();
 	const credentials = { baseUrl: options.credentials.baseUrl, apiKey: options.credentials.apiKey, sendAs: options.credentials.sendAs ?? 'header' };
 	const log = (level: string) => (message: string, meta?: object) => logged.push(`${level} ${message} ${meta ? JSON.stringify(meta) : ''}`);
@@ -143,7 +147,21 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			async getBinaryDataBuffer(itemIndex: number, field: string) {
 				const binary = inputItems[itemIndex]?.binary?.[field];
 				if (!binary) throw new Error(`No binary data property "${field}" exists on item!`);
+				reads.whole++;
 				return store.get(binary);
+			},
+			// as n8n's filesystem mode does it: the file read in chunks of the size asked for
+			async getBinaryStream(binaryDataId: string, chunkSize = 64 * 1024) {
+				const bytes = store.get({ id: binaryDataId } as IBinaryData);
+				return Readable.from(
+					(function* () {
+						for (let start = 0; start < bytes.length; start += chunkSize) {
+							const chunk = bytes.subarray(start, start + chunkSize);
+							reads.streamedBytes += chunk.length;
+							yield chunk;
+						}
+					})(),
+				);
 			},
 			async prepareBinaryData(bytes: Buffer, fileName?: string, mimeType?: string) {
 				return store.put(bytes, { fileName, mimeType });
@@ -161,7 +179,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	} as unknown as IExecuteFunctions;
 
 	const [items] = await new ImageInference().execute.call(context);
-	return { items, bytes: (item, field) => store.get(item.binary![field]), sent, logged };
+	return { items, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads };
 }
 
 /** n8n's httpRequest, reduced to the options this package uses, over undici. */

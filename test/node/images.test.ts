@@ -1,6 +1,7 @@
 import { sha256 } from '../reference-server';
 import { decodeImage } from '../reference-server/image-codec';
 import type { InputItem } from '../harness/execute';
+import { FILE_HEAD_BYTES } from '../../nodes/ImageInference/helpers/imageInput';
 import { SAMPLE_PDF } from '../harness/images';
 import { CAR, DOG, carItem, classifyParameters, detectParameters, failureOf, pngOf, useServer } from './setup';
 
@@ -105,6 +106,22 @@ describe('several images per item', () => {
 		expect(items[1].json.error).toMatch(/400/);
 		expect(items[2].json.field).toBe('data');
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }]);
+	});
+});
+
+describe('checking files before any request', () => {
+	const { server, run } = useServer();
+
+	it('reads only the head of a large file from n8n’s binary store to check it, and the whole file once, to send it', async () => {
+		const large = pngOf(CAR, { uncompressed: true });
+		expect(large.length).toBeGreaterThan(3 * FILE_HEAD_BYTES);
+		const { items, reads } = await run(detectParameters(server(), { imageSource: 'allImages' }), [
+			{ binary: { photo: { bytes: large, fileName: 'car.png', mimeType: 'image/png' }, notes: { bytes: PDF, fileName: 'notes.pdf', mimeType: 'application/pdf' } } },
+		]);
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({ fileName: 'car.png', ...sizeOf(CAR), detections: server().predict('detect', large, {}).detections });
+		expect(reads.streamedBytes).toBeLessThanOrEqual(FILE_HEAD_BYTES + PDF.length);
+		expect(reads.whole).toBe(1);
 	});
 });
 

@@ -93,10 +93,10 @@ async function readAllImages(this: IExecuteFunctions, itemIndex: number): Promis
 	const images: ImageInput[] = [];
 	const skippedFiles: SkippedFile[] = [];
 	for (const [field, binary] of Object.entries(binaries)) {
-		const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, field);
+		const head = await readFileHead.call(this, itemIndex, field);
 		const fileName = binary.fileName ?? field;
-		if (bytes.length > 0 && sniffImageType(bytes)) {
-			images.push({ source: 'binary', field, fileName, size: readImageSize(bytes) });
+		if (head.length > 0 && sniffImageType(head)) {
+			images.push({ source: 'binary', field, fileName, size: readImageSize(head) });
 		} else {
 			skippedFiles.push({ field, fileName: binary.fileName ?? null, mimeType: binary.mimeType ?? null });
 		}
@@ -174,6 +174,32 @@ export async function originalBinary(
 	return await this.helpers.prepareBinaryData(bytes, `${input.fileName}.${type.extension}`, type.mimeType);
 }
 
+/**
+ * How much of a file is read to check it: enough to recognise its type and reach its size in the
+ * header (a JPEG's can sit behind EXIF, ICC and thumbnail data).
+ */
+export const FILE_HEAD_BYTES = 256 * 1024;
+
+/**
+ * A binary file's first bytes. A file in n8n's binary store (filesystem or database mode) is
+ * streamed and only its head read, so a batch of large photos is not read whole just to be
+ * checked; a file held in memory (n8n's default mode in 1.x) is already there.
+ */
+async function readFileHead(this: IExecuteFunctions, itemIndex: number, field: string): Promise<Buffer> {
+	const binary = this.getInputData()[itemIndex].binary![field];
+	if (!binary.id) return await this.helpers.getBinaryDataBuffer(itemIndex, field);
+	const stream = await this.helpers.getBinaryStream(binary.id, FILE_HEAD_BYTES);
+	const chunks: Buffer[] = [];
+	let length = 0;
+	for await (const chunk of stream) {
+		chunks.push(chunk as Buffer);
+		length += (chunk as Buffer).length;
+		if (length >= FILE_HEAD_BYTES) break;
+	}
+	stream.destroy();
+	return Buffer.concat(chunks).subarray(0, FILE_HEAD_BYTES);
+}
+
 /** Opens a named field's file to check it is a non-empty image, and reads its size. */
 async function checkImageFile(
 	this: IExecuteFunctions,
@@ -182,7 +208,7 @@ async function checkImageFile(
 ): Promise<{ fileName: string; size?: ImageSize }> {
 	const binary = this.getInputData()[itemIndex].binary![field];
 	const fileName = binary.fileName ?? field;
-	const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, field);
+	const bytes = await readFileHead.call(this, itemIndex, field);
 	if (bytes.length === 0) {
 		throw new NodeOperationError(this.getNode(), `The file in binary field "${field}" is empty`, {
 			itemIndex,
