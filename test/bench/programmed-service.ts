@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+
+import { listenOnLoopback } from '../harness/loopback';
 
 import { SYNTHETIC_DETECT_MODEL } from './models';
 
@@ -51,7 +52,6 @@ export async function startProgrammedService(answers: ProgrammedAnswer[], latenc
 	});
 	const served: ServedRequest[] = [];
 	let latency = latencyMs;
-	const sockets = new Set<Socket>();
 	const path = `/predict/detect/${SYNTHETIC_DETECT_MODEL}/`;
 
 	const server = createServer((request, response) => {
@@ -95,23 +95,14 @@ export async function startProgrammedService(answers: ProgrammedAnswer[], latenc
 			}, latency).unref();
 		});
 	});
-	server.on('connection', (socket) => {
-		sockets.add(socket);
-		socket.unref();
-		socket.on('close', () => sockets.delete(socket));
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	server.unref();
+	const listening = await listenOnLoopback(server);
 	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		url: listening.url,
 		apiKey,
 		served,
 		setLatency: (ms) => {
 			latency = ms;
 		},
-		close: async () => {
-			for (const socket of sockets) socket.destroy();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
+		close: listening.close,
 	};
 }

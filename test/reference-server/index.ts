@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+
+import { listenOnLoopback } from '../harness/loopback';
 
 import type { ClassifyResult, DetectResult, ErrorDetail, PredictionKind } from '../../nodes/ImageInference/contract';
 import {
@@ -147,7 +148,6 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 	const decoded = new Map<string, DecodedImage>();
 	let decodedBytes = 0;
 	const requests: RecordedRequest[] = [];
-	const sockets = new Set<Socket>();
 	let latencyMs = options.latencyMs ?? 0;
 
 	const decodeCached = (bytes: Buffer, key = sha256(bytes)): DecodedImage => {
@@ -197,12 +197,6 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 			if (error instanceof HttpAnswer) return json(response, error.status, error.body);
 			json(response, 500, { detail: `reference server error: ${error instanceof Error ? error.message : String(error)}` });
 		});
-	});
-	server.on('connection', (socket) => {
-		sockets.add(socket);
-		// Idle keep-alive and hung connections must not keep a test process alive either.
-		socket.unref();
-		socket.on('close', () => sockets.delete(socket));
 	});
 
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -366,9 +360,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		return bytes;
 	}
 
-	await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-	server.unref();
-	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	const listening = await listenOnLoopback(server, options.port ?? 0);
+	const { url } = listening;
 
 	return {
 		url,
@@ -395,10 +388,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		predict: ((kind: PredictionKind, bytes: Buffer, opts: DetectOptions | ClassifyOptions, modelId?: string) =>
 			structuredClone(predict(modelFor(kind, modelId), bytes, opts))) as ReferenceServer['predict'],
 		detectorLoadMs: () => detector?.loadMs,
-		close: async () => {
-			for (const socket of sockets) socket.destroy();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
+		close: listening.close,
 	};
 }
 

@@ -20,7 +20,8 @@
  */
 import { randomUUID } from 'crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'http';
-import type { AddressInfo, Socket } from 'net';
+
+import { listenOnLoopback } from '../../harness/loopback';
 
 export interface ChatToolCall {
 	id: string;
@@ -95,7 +96,6 @@ export async function startScriptedOpenAi(o: { script: Script; apiKey?: string }
 	let script = o.script;
 	let turn = 0;
 	const requests: LoggedRequest[] = [];
-	const sockets = new Set<Socket>();
 
 	const send = (res: ServerResponse, log: LoggedRequest, status: number, body: unknown) => {
 		log.status = status;
@@ -185,17 +185,10 @@ export async function startScriptedOpenAi(o: { script: Script; apiKey?: string }
 			res.end(String(error));
 		});
 	});
-	server.on('connection', (socket) => {
-		sockets.add(socket);
-		socket.unref();
-		socket.on('close', () => sockets.delete(socket));
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	server.unref();
-	const { port } = server.address() as AddressInfo;
+	const listening = await listenOnLoopback(server);
 
 	return {
-		baseUrl: `http://127.0.0.1:${port}/v1`,
+		baseUrl: `${listening.url}/v1`,
 		apiKey,
 		requests,
 		completions: () =>
@@ -204,10 +197,7 @@ export async function startScriptedOpenAi(o: { script: Script; apiKey?: string }
 			script = next;
 			turn = 0;
 		},
-		close: async () => {
-			for (const socket of sockets) socket.destroy();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
+		close: listening.close,
 	};
 }
 
