@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { countLabels } from './detections';
 import { truncate } from './parameters';
 
 /**
@@ -111,7 +112,7 @@ function compactDetections(json: IDataObject): IDataObject {
 			height: round(detection.height),
 		}))
 		.sort((a, b) => b.confidence - a.confidence);
-	const counts = Object.entries((json.countsByLabel as Record<string, number> | undefined) ?? countLabels(all)).sort(
+	const counts = Object.entries((json.countsByLabel as Record<string, number> | undefined) ?? countsByLabelOf(all)).sort(
 		(a, b) => b[1] - a[1],
 	);
 	const countsByLabel: Record<string, number> = {};
@@ -154,13 +155,12 @@ function compactError(json: IDataObject): IDataObject {
 	};
 }
 
-function countLabels(detections: Array<{ label: string }>): Record<string, number> {
-	const counts: Record<string, number> = {};
-	for (const { label } of detections) counts[label] = (counts[label] ?? 0) + 1;
-	return counts;
-}
-
 /** Four decimals are plenty for a confidence or a coordinate, and keep the JSON short. */
 function round(value: number): number {
 	return Math.round(value * 10_000) / 10_000;
+}
+
+/** Counts per label, for an item that did not carry them (the node's own items always do). */
+function countsByLabelOf(detections: Detection[]): Record<string, number> {
+	return Object.fromEntries(countLabels(detections, []).map(({ label, total }) => [label, total]));
 }
