@@ -52,6 +52,16 @@ describe('faults, one item at a time', () => {
 		expect(server().requests).toHaveLength(3);
 	});
 
+	it('a retry after a reset mid-answer sends the whole image again and succeeds', async () => {
+		server().addFault({ match: { kind: 'detect' }, times: 1, action: { type: 'reset' } });
+		const { items } = await run(detectParameters(server(), { options: { retries: 2, timeout: 1000, confidence: 0.4 } }), [carItem()]);
+		expect(items[0].json.detections).toEqual((server().predict('detect', CAR, { confidence: 0.4 }) as { detections: unknown[] }).detections);
+		const [first, retry] = server().requests;
+		expect(server().requests).toHaveLength(2);
+		expect(retry.body).toEqual({ image: CAR.toString('base64'), confidence: 0.4 });
+		expect(retry.body).toEqual(first.body);
+	});
+
 	it('waits as long as Retry-After asks', async () => {
 		server().addFault({ match: { kind: 'detect' }, times: 1, action: { type: 'status', status: 429, headers: { 'retry-after': '1' } } });
 		const started = Date.now();

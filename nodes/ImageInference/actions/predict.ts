@@ -20,12 +20,11 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 	context: ExecutionContext,
 	endpoint: { kind: PredictionKind; requestSchema: z.ZodTypeAny; resultSchema: TSchema },
 ): Promise<{ result: z.infer<TSchema>; attempts: number; liftedImage?: LiftedImage }> {
-	const body = await requestBody.call(this, plan, endpoint.requestSchema);
 	const prediction = await requestPrediction.call(this, {
 		itemIndex: plan.itemIndex,
 		kind: endpoint.kind,
 		modelId: plan.modelId,
-		body,
+		body: async () => await requestBody.call(this, plan, endpoint.requestSchema),
 		resultSchema: endpoint.resultSchema,
 		settings: context.settings,
 		redact: context.redact,

@@ -22,8 +22,11 @@ export interface PredictionCall<TSchema extends z.ZodTypeAny> {
 	itemIndex: number;
 	kind: PredictionKind;
 	modelId: string;
-	/** The JSON body's bytes; released once a success is read in full (a retry needs them until then). */
-	body?: Buffer;
+	/**
+	 * Builds the JSON body's bytes, once per attempt: each attempt lets go of them as soon as the
+	 * answer starts, so an image's body and the picture coming back are never held together.
+	 */
+	body: () => Promise<Buffer>;
 	resultSchema: TSchema;
 	settings: RequestSettings;
 	redact: Redact;
@@ -77,7 +80,7 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		method: 'POST',
 		url: predictPath(call.kind, call.modelId),
 		headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-		body: call.body,
+		body: await call.body(),
 		json: false,
 		encoding: 'stream',
 		returnFullResponse: true,
@@ -96,6 +99,8 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)) as IN8nHttpFullResponse;
 	} catch (error) {
 		return networkFailure(error);
+	} finally {
+		request.body = undefined;
 	}
 
 	const status = response.statusCode;
@@ -120,8 +125,6 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 			}),
 		};
 	}
-	// Answered in full: no retry will need the request body again.
-	call.body = undefined;
 	const { text, image } = lifter.end();
 	let json: unknown;
 	try {
