@@ -1,12 +1,14 @@
 /**
  * Runs the node's execute() outside n8n with real HTTP: a small IExecuteFunctions whose
  * httpRequestWithAuthentication applies the credential's own authenticate() and sends with
- * undici, following n8n's httpRequest semantics for the options the node uses (baseURL + url,
+ * node:http, as n8n's axios does, following n8n's httpRequest semantics for the options the node uses (baseURL + url,
  * qs, JSON or Buffer body, timeout, returnFullResponse, ignoreHttpStatusErrors, encoding
  * arraybuffer or stream).
  * Binary data lives in a store keyed by id, like n8n's filesystem mode: `.data` holds no bytes.
  */
 import { randomUUID } from 'node:crypto';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import { Readable } from 'node:stream';
 
 import type {
@@ -18,7 +20,6 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { Agent, request } from 'undici';
 
 import { ImageInferenceApi } from '../../credentials/ImageInferenceApi.credentials';
 import { ImageInference } from '../../nodes/ImageInference/ImageInference.node';
@@ -74,7 +75,11 @@ export interface RunResult {
 	reads: { whole: number; streamedBytes: number };
 }
 
-const agent = new Agent({ keepAliveTimeout: 10_000, connections: 128 });
+/**
+ * Connections are kept alive so the benchmarks see the node's own cost; n8n 2.x opens one per
+ * request, whose cost the throughput benchmark shows beside it.
+ */
+const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 128 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 128 }) };
 
 export class BinaryStore {
 	private readonly files = new Map<string, Buffer>();
@@ -182,7 +187,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	return { items, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads };
 }
 
-/** n8n's httpRequest, reduced to the options this package uses, over undici. */
+/** n8n's httpRequest, reduced to the options this package uses, over node:http. */
 async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefined, sent: SentRequest[] | undefined) {
 	const url = new URL(options.url, options.baseURL ? `${options.baseURL.replace(/\/+$/, '')}/` : undefined);
 	if (options.baseURL && options.url.startsWith('/')) url.pathname = new URL(options.baseURL).pathname.replace(/\/+$/, '') + options.url;
@@ -197,36 +202,44 @@ async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefine
 		headers['content-type'] ??= 'application/json';
 	}
 	if (options.json) headers.accept ??= 'application/json';
+	if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
 	sent?.push({ method: options.method ?? 'GET', url: url.toString(), headers, body: body && JSON.parse(body.toString()) });
 
 	const timeout = options.timeout ? AbortSignal.timeout(options.timeout) : undefined;
 	const signals = [timeout, cancel].filter((signal): signal is AbortSignal => signal !== undefined);
 	try {
-		const response = await request(url, {
-			method: (options.method ?? 'GET') as 'POST',
-			headers,
-			body,
-			dispatcher: agent,
-			signal: signals.length ? AbortSignal.any(signals) : undefined,
-		});
-		const ok = response.statusCode >= 200 && response.statusCode < 300;
+		const response = await exchange(url, { method: options.method ?? 'GET', headers, signal: signals.length ? AbortSignal.any(signals) : undefined }, body);
+		const statusCode = response.statusCode ?? 0;
+		const ok = statusCode >= 200 && statusCode < 300;
 		if (options.encoding === 'stream' && (ok || options.ignoreHttpStatusErrors)) {
-			const full = { body: response.body, headers: response.headers, statusCode: response.statusCode, statusMessage: '' };
-			return options.returnFullResponse ? full : response.body;
+			const full = { body: response, headers: response.headers, statusCode, statusMessage: response.statusMessage ?? '' };
+			return options.returnFullResponse ? full : response;
 		}
-		const bytes = Buffer.from(await response.body.arrayBuffer());
+		const chunks: Buffer[] = [];
+		for await (const chunk of response) chunks.push(chunk as Buffer);
+		const bytes = Buffer.concat(chunks);
 		if (!ok && !options.ignoreHttpStatusErrors) {
-			throw Object.assign(new Error(`Request failed with status code ${response.statusCode}`), {
-				response: { status: response.statusCode, data: bytes.toString('utf8') },
+			throw Object.assign(new Error(`Request failed with status code ${statusCode}`), {
+				response: { status: statusCode, data: bytes.toString('utf8') },
 			});
 		}
 		const payload = options.encoding === 'arraybuffer' ? bytes : decode(bytes, options.json === true);
 		return options.returnFullResponse
-			? { body: payload, headers: response.headers, statusCode: response.statusCode, statusMessage: '' }
+			? { body: payload, headers: response.headers, statusCode, statusMessage: response.statusMessage ?? '' }
 			: payload;
 	} catch (error) {
 		throw axiosLike(error, { timedOut: timeout?.aborted === true, cancelled: cancel?.aborted === true, timeoutMs: options.timeout });
 	}
+}
+
+/** Sends one request and resolves with the response once its headers are in. */
+function exchange(url: URL, init: { method: string; headers: Record<string, string>; signal?: AbortSignal }, body: string | Buffer | undefined) {
+	const client = url.protocol === 'https:' ? https : http;
+	return new Promise<http.IncomingMessage>((resolve, reject) => {
+		const outgoing = client.request(url, { ...init, agent: agents[url.protocol as keyof typeof agents] }, resolve);
+		outgoing.on('error', reject);
+		outgoing.end(body);
+	});
 }
 
 function decode(bytes: Buffer, json: boolean): unknown {
