@@ -21,8 +21,8 @@ type Box = { x: number; y: number; width: number; height: number };
 type Size = { width: number; height: number };
 
 /**
- * Pixels per font pixel: labels stay readable whatever the image's size (the 5×7 font at 2× is
- * 10×14 pixels a character on a 680-pixel-wide photo; 12× on a 4,000-pixel one).
+ * Pixels per font pixel: labels stay readable whatever the image's size (the 5×9 font at 2× is
+ * 10×18 pixels a character on a 680-pixel-wide photo; 12× on a 4,000-pixel one).
  */
 export const fontScale = (image: Size) => Math.max(2, Math.round(Math.max(image.width, image.height) / 340));
 /** Pixels per unit of stroke_width: 1 up to about 1,000 pixels, then growing with the image. */

@@ -43,7 +43,7 @@ export function labelSize(text: string, scale: number): { width: number; height:
 	return { width: text.length * (GLYPH_WIDTH + 1) * scale + scale, height: (GLYPH_HEIGHT + 2) * scale };
 }
 
-/** Text on a filled label, its top-left corner at (x, y); scale 1 is 5×7 pixels a character. */
+/** Text on a filled label, its top-left corner at (x, y); scale 1 is 5×9 pixels a character. */
 export function drawLabel(image: RgbaImage, text: string, x: number, y: number, scale: number, background: Rgb, foreground: Rgb): void {
 	const { width, height } = labelSize(text, scale);
 	fillRect(image, x, y, width, height, background);
