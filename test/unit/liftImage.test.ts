@@ -24,6 +24,24 @@ describe('ImageLifter', () => {
 		expect(JSON.parse(text)).toEqual({ ...answer, image: '' });
 	});
 
+	it('decodes into the spare buffer it is given (the sent body) when it is large enough, else into its own', () => {
+		const text = Buffer.from(JSON.stringify(answer));
+		const run = (spare: Buffer) => {
+			const lifter = new ImageLifter(text.length, spare);
+			for (let start = 0; start < text.length; start += 1000) lifter.push(text.subarray(start, start + 1000));
+			return lifter.end().image as { valid: true; bytes: Buffer };
+		};
+		const roomy = Buffer.alloc(Math.ceil((text.length * 3) / 4));
+		const reused = run(roomy);
+		expect(reused.bytes).toEqual(picture);
+		expect(reused.bytes.buffer).toBe(roomy.buffer);
+		const small = Buffer.alloc(100);
+		const own = run(small);
+		expect(own.bytes).toEqual(picture);
+		expect(own.bytes.buffer).not.toBe(small.buffer);
+		expect(small.equals(Buffer.alloc(100))).toBe(true);
+	});
+
 	it('leaves a null image, nested "image" keys and other strings alone', () => {
 		const body = { image: null, nested: { image: 'abcd' }, list: ['image', { image: 'x' }] };
 		const { text, image } = lift(JSON.stringify(body), 5);

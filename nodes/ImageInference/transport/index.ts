@@ -76,11 +76,12 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 	call: PredictionCall<TSchema>,
 	signal: AbortSignal | undefined,
 ): Promise<Outcome<z.infer<TSchema>>> {
+	let body: Buffer | undefined = await call.body();
 	const request: IHttpRequestOptions = {
 		method: 'POST',
 		url: predictPath(call.kind, call.modelId),
 		headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-		body: await call.body(),
+		body,
 		json: false,
 		encoding: 'stream',
 		returnFullResponse: true,
@@ -105,7 +106,9 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 
 	const status = response.statusCode;
 	const ok = status >= 200 && status <= 299;
-	const lifter = new ImageLifter(Number(response.headers?.['content-length']) || undefined);
+	// A success was answered after the whole body was sent: the picture is decoded into its bytes.
+	const lifter = new ImageLifter(Number(response.headers?.['content-length']) || undefined, ok ? body : undefined);
+	body = undefined;
 	let errorText = '';
 	try {
 		await readBody(response.body, Math.max(0, call.settings.timeoutMs - (Date.now() - started)), signal, (chunk) => {

@@ -19,8 +19,15 @@ const COLON = 0x3a;
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
 export class ImageLifter {
-	constructor(answerBytes?: number) {
-		if (answerBytes && answerBytes > 0) this.target = Buffer.allocUnsafe(Math.ceil((answerBytes * 3) / 4));
+	/**
+	 * @param answerBytes the answer's Content-Length, when known
+	 * @param spare a buffer nothing else will read again (the sent request body), large enough to
+	 * decode the image into: its memory is reused rather than held beside a new one until V8 frees it
+	 */
+	constructor(answerBytes?: number, spare?: Buffer) {
+		if (!answerBytes || answerBytes <= 0) return;
+		const needed = Math.ceil((answerBytes * 3) / 4);
+		this.target = spare && spare.length >= needed ? spare : Buffer.allocUnsafe(needed);
 	}
 
 	private readonly text: Buffer[] = [];
