@@ -6,6 +6,9 @@
  * → Code (marks the time, lists what came out). A warm-up batch of 5 photos runs first. The n8n
  * process's RSS is sampled every 5 ms from /proc; the service replays the reference server's own
  * answers after a fixed latency (./programmed-service).
+ * In queue mode (`queue: true`, n8n 2.x) the same workflow runs on one `n8n worker` beside the main,
+ * with PostgreSQL and Redis from test/e2e/lib/services and binary data in the database (queue
+ * mode's default); the worker's RSS is what is sampled, as the node runs there.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -13,6 +16,7 @@ import { basename } from 'node:path';
 
 import { code, createN8nHome, imageInference, imageInferenceCredential, node, packPackage, readBinary, readFile, workflow } from '../e2e/lib';
 import type { BinaryRef } from '../e2e/lib';
+import { startPostgres, startRedis } from '../e2e/lib/services';
 import { SYNTHETIC_DETECT_MODEL } from './models';
 import { phoneAnswers } from './phone-answers';
 import { PHOTO_FOLDER, phonePhotos } from './phone-photos';
@@ -24,12 +28,16 @@ export interface BatchOptions {
 	concurrency: number;
 	latencyMs: number;
 	warmUp: number;
+	/** Run in queue mode: a main and one worker, Postgres, Redis, binary data in the database. */
+	queue?: boolean;
 	log?: (line: string) => void;
 }
 
 export interface BatchResult {
 	version: string;
 	binaryMode: string;
+	/** Which n8n process was measured: the main (`n8n start`) or, in queue mode, the worker. */
+	measured: 'main' | 'worker';
 	count: number;
 	meanImageMb: number;
 	concurrency: number;
@@ -91,9 +99,22 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult>
 		options.latencyMs,
 	);
 	packPackage();
-	const home = await createN8nHome({ version: options.version, fileAccessDirs: [PHOTO_FOLDER] });
+	const [postgres, redis] = options.queue ? await Promise.all([startPostgres(), startRedis()]) : [];
+	const queueEnv =
+		postgres && redis
+			? {
+					...postgres.n8nEnv(),
+					...redis.n8nEnv(),
+					EXECUTIONS_MODE: 'queue',
+					N8N_DEFAULT_BINARY_DATA_MODE: 'database',
+					QUEUE_BULL_PREFIX: 'bull-bench',
+					QUEUE_HEALTH_CHECK_ACTIVE: 'false',
+					N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+				}
+			: undefined;
+	const home = await createN8nHome({ version: options.version, fileAccessDirs: [PHOTO_FOLDER], env: queueEnv });
 	const major = Number(options.version.split('.')[0]);
-	const binaryMode = major >= 2 ? 'filesystem' : 'default';
+	const binaryMode = options.queue ? 'database' : major >= 2 ? 'filesystem' : 'default';
 	try {
 		await home.importCredentials(imageInferenceCredential('phonebatchcred01', { baseUrl: service.url, apiKey: service.apiKey }));
 		const webhookPath = `phone-batch-${randomUUID().slice(0, 8)}`;
@@ -117,9 +138,12 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult>
 				'Summary',
 				[
 					'const at = Date.now();',
-					'return $input.all().map((item, index) => {',
+					'const items = $input.all();',
+					// binary data in the database is read back here (after `at`: not part of the measurement)
+					`const bytes = ${options.queue ? 'await Promise.all(items.map((item, index) => this.helpers.getBinaryDataBuffer(index, "data")))' : '[]'};`,
+					'return items.map((item, index) => {',
 					'  const file = item.binary && item.binary.data;',
-					'  const inline = file && !file.id ? file.data : undefined;',
+					'  const inline = bytes[index] ? bytes[index].toString("base64") : file && !file.id ? file.data : undefined;',
 					'  return { json: { index, at, readDoneAt: $("Photos Read").first().json.readDoneAt, paired: item.pairedItem,',
 					'    fileName: file && file.fileName, mimeType: file && file.mimeType, id: (file && file.id) || null,',
 					'    base64Length: inline ? inline.length : null, base64Head: inline ? inline.slice(0, 4096) : null, base64Tail: inline ? inline.slice(-4096) : null,',
@@ -136,7 +160,8 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult>
 		if (major >= 2) await home.cli(['publish:workflow', `--id=${id}`]);
 		else await home.cli(['update:workflow', `--id=${id}`, '--active=true']);
 		const n8n = await home.start();
-		const sampler = rssSampler(n8n.process.pid);
+		const worker = options.queue ? await home.start({ command: 'worker' }) : undefined;
+		const sampler = rssSampler((worker ?? n8n).process.pid);
 		const call = async (count: number) => {
 			let response = await fetch(`${n8n.url}/webhook/${webhookPath}?count=${count}`, { signal: AbortSignal.timeout(900_000) });
 			// n8n activates published workflows shortly after it reports ready
@@ -167,12 +192,13 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult>
 			const peak = Math.max(...sampler.between(before, ended));
 			const atNodeStart = sampler.between(before, started).pop() ?? baseline;
 			const nodePeak = Math.max(...sampler.between(started, ended));
-			const problems = checkItems(items, options.photos, answers, home);
+			const problems = checkItems(items, options.photos, answers, home, Boolean(options.queue));
 			const meanImage = photoBytes.reduce((sum, photo) => sum + photo.length, 0) / photoBytes.length;
 			const idealMs = Math.ceil(options.photos.length / options.concurrency) * options.latencyMs;
 			return {
 				version: options.version,
 				binaryMode,
+				measured: worker ? 'worker' : 'main',
 				count: options.photos.length,
 				meanImageMb: mb(meanImage),
 				concurrency: options.concurrency,
@@ -195,15 +221,24 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult>
 			};
 		} finally {
 			sampler.stop();
+			await worker?.stop();
 		}
 	} finally {
 		await home.dispose();
 		await service.close();
+		await redis?.stop();
+		await postgres?.stop();
 	}
 }
 
 /** Every photo came out once, in order, paired with its input, with its own detections and annotated image. */
-function checkItems(items: Array<Record<string, unknown>>, photos: string[], answers: Awaited<ReturnType<typeof phoneAnswers>>, home: { userFolder: string }): string[] {
+function checkItems(
+	items: Array<Record<string, unknown>>,
+	photos: string[],
+	answers: Awaited<ReturnType<typeof phoneAnswers>>,
+	home: { userFolder: string },
+	bytesInItems: boolean,
+): string[] {
 	const problems: string[] = [];
 	if (items.length !== photos.length) problems.push(`${items.length} items out of ${photos.length}`);
 	items.forEach((item, index) => {
@@ -213,7 +248,7 @@ function checkItems(items: Array<Record<string, unknown>>, photos: string[], ans
 		if (item.index !== index || paired?.item !== index) problems.push(`item ${index}: paired with ${JSON.stringify(item.paired)}`);
 		if (item.fileName !== name) problems.push(`item ${index}: file ${String(item.fileName)}, expected ${name}`);
 		if (JSON.stringify(item.detections) !== JSON.stringify(expected.detections)) problems.push(`item ${index}: detections differ from the server's`);
-		if (item.id) {
+		if (item.id && !bytesInItems) {
 			const bytes = readBinary(home, { id: item.id as string, data: '', mimeType: 'image/jpeg' } as BinaryRef);
 			if (!bytes.equals(expected.annotated)) problems.push(`item ${index}: annotated image differs from the server's`);
 		} else {
@@ -229,10 +264,11 @@ function checkItems(items: Array<Record<string, unknown>>, photos: string[], ans
 /** `node -r ts-node/register/transpile-only test/bench/phone-batch.ts [version…]`: the batch alone. */
 if (require.main === module) {
 	const versions = process.argv.slice(2).filter((arg) => /^\d/.test(arg));
+	const queue = process.argv.includes('--queue');
 	void (async () => {
 		const photos = phonePhotos(console.log);
 		for (const version of versions.length ? versions : ['2.40.7']) {
-			const result = await runPhoneBatch({ version, photos, concurrency: 5, latencyMs: 1000, warmUp: 5, log: console.log });
+			const result = await runPhoneBatch({ version, photos, concurrency: 5, latencyMs: 1000, warmUp: 5, queue, log: console.log });
 			console.log(JSON.stringify(result));
 		}
 	})().catch((error) => {
