@@ -56,6 +56,8 @@ export interface RunOptions {
 	asTool?: boolean;
 	/** The node's On Error setting. */
 	onError?: INode['onError'];
+	/** Store files as n8n 1.x does: without `bytes`, their size only in the store's metadata. */
+	sizeInMetadataOnly?: boolean;
 }
 
 export interface SentRequest {
@@ -84,6 +86,8 @@ const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 128 }), 
 export class BinaryStore {
 	private readonly files = new Map<string, Buffer>();
 
+	constructor(private readonly sizeInMetadataOnly = false) {}
+
 	put(bytes: Buffer, meta: { fileName?: string; mimeType?: string }): IBinaryData {
 		const id = `harness:${randomUUID()}`;
 		this.files.set(id, bytes);
@@ -95,6 +99,7 @@ export class BinaryStore {
 			fileName: meta.fileName,
 			fileExtension: extension,
 			fileSize: `${bytes.length} B`,
+			...(this.sizeInMetadataOnly ? {} : { bytes: bytes.length }),
 		};
 	}
 
@@ -106,7 +111,7 @@ export class BinaryStore {
 }
 
 export async function runNode(options: RunOptions): Promise<RunResult> {
-	const store = new BinaryStore();
+	const store = new BinaryStore(options.sizeInMetadataOnly);
 	const node: INode = {
 		id: randomUUID(),
 		name: 'Image Inference',
@@ -167,6 +172,10 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 						}
 					})(),
 				);
+			},
+			async getBinaryMetadata(binaryDataId: string) {
+				const bytes = store.get({ id: binaryDataId } as IBinaryData);
+				return { fileSize: bytes.length };
 			},
 			async prepareBinaryData(bytes: Buffer, fileName?: string, mimeType?: string) {
 				return store.put(bytes, { fileName, mimeType });

@@ -112,17 +112,27 @@ describe('several images per item', () => {
 describe('checking files before any request', () => {
 	const { server, run } = useServer();
 
-	it('reads only the head of a large file from n8n’s binary store to check it, and the whole file once, to send it', async () => {
-		const large = pngOf(CAR, { uncompressed: true });
-		expect(large.length).toBeGreaterThan(3 * FILE_HEAD_BYTES);
-		const { items, reads } = await run(detectParameters(server(), { imageSource: 'allImages' }), [
-			{ binary: { photo: { bytes: large, fileName: 'car.png', mimeType: 'image/png' }, notes: { bytes: PDF, fileName: 'notes.pdf', mimeType: 'application/pdf' } } },
-		]);
-		expect(items).toHaveLength(1);
-		expect(items[0].json).toMatchObject({ fileName: 'car.png', ...sizeOf(CAR), detections: server().predict('detect', large, {}).detections });
-		expect(reads.streamedBytes).toBeLessThanOrEqual(FILE_HEAD_BYTES + PDF.length);
-		expect(reads.whole).toBe(1);
-	});
+	it.each([
+		['n8n 2.x (the file’s size on the binary)', false],
+		['n8n 1.x (its size in the store’s metadata)', true],
+	])(
+		'%s: reads only the head of a large file from the binary store to check it, then streams it once into the request body',
+		async (_, sizeInMetadataOnly) => {
+			const large = pngOf(CAR, { uncompressed: true });
+			expect(large.length).toBeGreaterThan(3 * FILE_HEAD_BYTES);
+			const { items, reads } = await run(
+				detectParameters(server(), { imageSource: 'allImages' }),
+				[{ binary: { photo: { bytes: large, fileName: 'car.png', mimeType: 'image/png' }, notes: { bytes: PDF, fileName: 'notes.pdf', mimeType: 'application/pdf' } } }],
+				{ sizeInMetadataOnly },
+			);
+			expect(items).toHaveLength(1);
+			expect(items[0].json).toMatchObject({ fileName: 'car.png', ...sizeOf(CAR), detections: server().predict('detect', large, {}).detections });
+			expect(server().requests.at(-1)?.body).toEqual({ image: large.toString('base64') });
+			expect(reads.whole).toBe(0);
+			expect(reads.streamedBytes).toBeGreaterThanOrEqual(large.length);
+			expect(reads.streamedBytes).toBeLessThanOrEqual(FILE_HEAD_BYTES + PDF.length + large.length);
+		},
+	);
 });
 
 describe('one item per object', () => {

@@ -52,7 +52,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 	const run = async (
 		parameters: Record<string, ParameterValue>,
 		items: InputItem[],
-		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' } = {},
+		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput'; sizeInMetadataOnly?: boolean } = {},
 	): Promise<RunResult> =>
 		await runNode({
 			parameters,
@@ -62,6 +62,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 			signal: extra.signal,
 			asTool: extra.asTool,
 			onError: extra.onError,
+			sizeInMetadataOnly: extra.sizeInMetadataOnly,
 		});
 	return { server, credentials, run };
 }

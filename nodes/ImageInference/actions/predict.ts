@@ -4,9 +4,9 @@ import type { z } from 'zod';
 
 import type { PredictionKind } from '../contract';
 import { describeIssues } from '../contract';
-import { resolveImage } from '../helpers/imageInput';
+import { resolveImage, storedFile } from '../helpers/imageInput';
 import { requestPrediction } from '../transport';
-import { jsonBody } from '../transport/body';
+import { BODY_CHUNK_BYTES, jsonBody, jsonBodyFromStream } from '../transport/body';
 import type { LiftedImage } from '../transport/liftImage';
 import type { ExecutionContext, ImagePlan } from './types';
 
@@ -33,15 +33,19 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 	return { result: prediction.result, attempts: prediction.attempts, liftedImage: prediction.image };
 }
 
-/** The JSON body's bytes; the image file itself is not kept once its base64 is in the body. */
+/**
+ * The JSON body's bytes. A file in n8n's binary data store is streamed into the body; one held in
+ * memory is encoded from its buffer. Either way the file is not kept once its base64 is in the body.
+ */
 async function requestBody<TFields extends object>(
 	this: IExecuteFunctions,
 	plan: ImagePlan<TFields>,
 	requestSchema: z.ZodTypeAny,
 ): Promise<Buffer> {
-	const image = await resolveImage.call(this, plan.itemIndex, plan.image);
+	const { image } = plan;
+	const text = image.source === 'binary' ? undefined : ((await resolveImage.call(this, plan.itemIndex, image)) as string);
 	// A file's base64 is written straight into the body; the check sees a stand-in of its type.
-	const checked = requestSchema.safeParse({ image: typeof image === 'string' ? image : 'base64', ...plan.fields });
+	const checked = requestSchema.safeParse({ image: text ?? 'base64', ...plan.fields });
 	if (!checked.success) {
 		throw new NodeOperationError(this.getNode(), `The request is not valid: ${describeIssues(checked.error)}`, {
 			itemIndex: plan.itemIndex,
@@ -49,5 +53,11 @@ async function requestBody<TFields extends object>(
 	}
 	const fields: Record<string, unknown> = { ...(checked.data as object) };
 	delete fields.image;
-	return jsonBody(image, fields);
+	if (text !== undefined) return jsonBody(text, fields);
+	if (image.source === 'binary') {
+		const stored = await storedFile.call(this, plan.itemIndex, image.field);
+		const streamed = stored && (await jsonBodyFromStream(await this.helpers.getBinaryStream(stored.id, BODY_CHUNK_BYTES), stored.size, fields));
+		if (streamed) return streamed;
+	}
+	return jsonBody(await resolveImage.call(this, plan.itemIndex, image), fields);
 }

@@ -154,6 +154,22 @@ function readBase64Image(this: IExecuteFunctions, itemIndex: number): { data: st
 	return { data, size: readImageSize(bytes) };
 }
 
+/**
+ * A binary file kept in n8n's binary data store (filesystem, database or S3), with its exact size
+ * in bytes (`bytes` in n8n 2.x, the store's metadata in 1.x); undefined for a file held in memory.
+ */
+export async function storedFile(this: IExecuteFunctions, itemIndex: number, field: string): Promise<{ id: string; size: number } | undefined> {
+	const binary = this.getInputData()[itemIndex].binary?.[field];
+	if (!binary?.id) return undefined;
+	if (typeof binary.bytes === 'number') return { id: binary.id, size: binary.bytes };
+	try {
+		const { fileSize } = await this.helpers.getBinaryMetadata(binary.id);
+		return typeof fileSize === 'number' ? { id: binary.id, size: fileSize } : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** Turns a checked image into the request's `image`; a binary file is read here, when its request is sent. */
 export async function resolveImage(this: IExecuteFunctions, itemIndex: number, input: ImageInput): Promise<Buffer | string> {
 	if (input.source === 'url') return input.url;

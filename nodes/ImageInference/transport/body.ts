@@ -1,5 +1,20 @@
 /** 48 KiB of input at a time: a multiple of 3 (no padding inside), small enough for short-lived strings. */
-const CHUNK = 48 * 1024;
+export const BODY_CHUNK_BYTES = 48 * 1024;
+
+/** The bytes around the image's base64: `{"image":"` and `"` plus the other fields and `}`. */
+function bodyEnds(fields: object): { head: Buffer; tail: Buffer } {
+	const rest = JSON.stringify(fields);
+	return { head: Buffer.from('{"image":"'), tail: Buffer.from(rest === '{}' ? '"}' : `",${rest.slice(1)}`) };
+}
+
+/** Writes the base64 of `bytes` (a multiple of 3 long, except at the end) into `body` at `offset`. */
+function writeBase64(body: Buffer, offset: number, bytes: Buffer): number {
+	let written = 0;
+	for (let start = 0; start < bytes.length; start += BODY_CHUNK_BYTES) {
+		written += body.write(bytes.subarray(start, start + BODY_CHUNK_BYTES).toString('base64'), offset + written, 'latin1');
+	}
+	return written;
+}
 
 /**
  * The request body as JSON bytes: `{"image":"<base64>", ...fields}`. A file is base64-encoded
@@ -7,19 +22,39 @@ const CHUNK = 48 * 1024;
  * string (or serialized a second time by the HTTP client).
  */
 export function jsonBody(image: Buffer | string, fields: object): Buffer {
-	const rest = JSON.stringify(fields);
-	const tail = Buffer.from(rest === '{}' ? '}' : `,${rest.slice(1)}`);
 	if (typeof image === 'string') {
-		return Buffer.concat([Buffer.from(`{"image":${JSON.stringify(image)}`), tail]);
+		const rest = JSON.stringify(fields);
+		return Buffer.concat([Buffer.from(`{"image":${JSON.stringify(image)}`), Buffer.from(rest === '{}' ? '}' : `,${rest.slice(1)}`)]);
 	}
-	const head = Buffer.from('{"image":"');
-	const encodedLength = Math.ceil(image.length / 3) * 4;
-	const body = Buffer.allocUnsafe(head.length + encodedLength + 1 + tail.length);
+	const { head, tail } = bodyEnds(fields);
+	const body = Buffer.allocUnsafe(head.length + Math.ceil(image.length / 3) * 4 + tail.length);
 	let offset = head.copy(body, 0);
-	for (let start = 0; start < image.length; start += CHUNK) {
-		offset += body.write(image.subarray(start, start + CHUNK).toString('base64'), offset, 'latin1');
+	offset += writeBase64(body, offset, image);
+	tail.copy(body, offset);
+	return body;
+}
+
+/**
+ * The same body, with the image read from a stream of `size` bytes (a file in n8n's binary data
+ * store), so the file is never held whole beside its body. Undefined when the stream does not
+ * carry exactly `size` bytes: the caller then reads the file whole.
+ */
+export async function jsonBodyFromStream(stream: AsyncIterable<Buffer>, size: number, fields: object): Promise<Buffer | undefined> {
+	const { head, tail } = bodyEnds(fields);
+	const body = Buffer.allocUnsafe(head.length + Math.ceil(size / 3) * 4 + tail.length);
+	let offset = head.copy(body, 0);
+	let carry = Buffer.alloc(0);
+	let read = 0;
+	for await (const chunk of stream) {
+		read += chunk.length;
+		if (read > size) return undefined;
+		const bytes = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+		const whole = bytes.length - (bytes.length % 3);
+		offset += writeBase64(body, offset, bytes.subarray(0, whole));
+		carry = Buffer.from(bytes.subarray(whole));
 	}
-	offset += body.write('"', offset, 'latin1');
+	if (read !== size) return undefined;
+	offset += writeBase64(body, offset, carry);
 	tail.copy(body, offset);
 	return body;
 }
