@@ -16,7 +16,7 @@ import { basename } from 'node:path';
 
 import { code, createN8nHome, imageInference, imageInferenceCredential, node, packPackage, readBinary, readFile, workflow } from '../e2e/lib';
 import type { BinaryRef } from '../e2e/lib';
-import { startPostgres, startRedis } from '../e2e/lib/services';
+import { queueModeEnv, startPostgres, startRedis } from '../e2e/lib/services';
 import { SYNTHETIC_DETECT_MODEL } from './models';
 import { phoneAnswers } from './phone-answers';
 import { PHOTO_FOLDER, phonePhotos } from './phone-photos';
@@ -100,19 +100,8 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult>
 	);
 	packPackage();
 	const [postgres, redis] = options.queue ? await Promise.all([startPostgres(), startRedis()]) : [];
-	const queueEnv =
-		postgres && redis
-			? {
-					...postgres.n8nEnv(),
-					...redis.n8nEnv(),
-					EXECUTIONS_MODE: 'queue',
-					N8N_DEFAULT_BINARY_DATA_MODE: 'database',
-					QUEUE_BULL_PREFIX: 'bull-bench',
-					QUEUE_HEALTH_CHECK_ACTIVE: 'false',
-					N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
-				}
-			: undefined;
-	const home = await createN8nHome({ version: options.version, fileAccessDirs: [PHOTO_FOLDER], env: queueEnv });
+	const env = postgres && redis ? queueModeEnv(postgres, redis, 'bull-bench') : undefined;
+	const home = await createN8nHome({ version: options.version, fileAccessDirs: [PHOTO_FOLDER], env });
 	const major = Number(options.version.split('.')[0]);
 	const binaryMode = options.queue ? 'database' : major >= 2 ? 'filesystem' : 'default';
 	try {

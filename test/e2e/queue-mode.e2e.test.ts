@@ -20,7 +20,7 @@ import * as path from 'path';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
 import { decodeImage, encodeImage } from '../reference-server/image-codec';
 import { createN8nHome, fixture, imageInferenceCredential, type N8nHome, type N8nServer, type WorkflowJson } from './lib';
-import { startPostgres, startRedis, type PostgresService, type RedisService } from './lib/services';
+import { queueModeEnv, startPostgres, startRedis, type PostgresService, type RedisService } from './lib/services';
 
 const REQUESTS = 60;
 const WORKFLOW = JSON.parse(
@@ -70,17 +70,8 @@ describe('Image Inference in n8n queue mode (main + 2 workers, Postgres, Redis)'
 		const t0 = Date.now();
 		[pg, redis, server] = await Promise.all([startPostgres(), startRedis(), startReferenceServer({ latencyMs: 40 })]);
 		home = await createN8nHome({
-			env: {
-				...pg.n8nEnv(),
-				...redis.n8nEnv(),
-				EXECUTIONS_MODE: 'queue',
-				N8N_DEFAULT_BINARY_DATA_MODE: 'database',
-				// every process of this home talks only to this Redis and this Postgres
-				QUEUE_BULL_PREFIX: 'bull-e2e',
-				QUEUE_HEALTH_CHECK_ACTIVE: 'false',
-				N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
-				EXECUTIONS_DATA_PRUNE: 'false',
-			},
+			// every process of this home talks only to this Redis and this Postgres
+			env: { ...queueModeEnv(pg, redis, 'bull-e2e'), EXECUTIONS_DATA_PRUNE: 'false' },
 		});
 		await home.importCredentials(
 			imageInferenceCredential(CREDENTIAL_ID, { baseUrl: server.url, apiKey: server.apiKey, sendAs: 'header' }, 'Image Inference (reference server)'),

@@ -17,6 +17,8 @@
  *       RedisService { host, port, n8nEnv(), stop() }
  *         n8nEnv()   QUEUE_BULL_REDIS_HOST/PORT for n8n
  *   postgresBinDir(): string   the newest /usr/lib/postgresql/<v>/bin
+ *   queueModeEnv(pg, redis, prefix): env for every n8n process of a queue-mode home: this
+ *       Postgres and this Redis only (Bull keys under `prefix`), binary data in the database
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -179,4 +181,17 @@ async function stopIfFails(stop: () => Promise<void>, step: () => Promise<unknow
 		await stop();
 		throw error;
 	}
+}
+
+/** The environment of every process of a queue-mode n8n home (main and workers). */
+export function queueModeEnv(pg: PostgresService, redis: RedisService, prefix: string): NodeJS.ProcessEnv {
+	return {
+		...pg.n8nEnv(),
+		...redis.n8nEnv(),
+		EXECUTIONS_MODE: 'queue',
+		N8N_DEFAULT_BINARY_DATA_MODE: 'database',
+		QUEUE_BULL_PREFIX: prefix,
+		QUEUE_HEALTH_CHECK_ACTIVE: 'false',
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+	};
 }
