@@ -166,15 +166,7 @@ async function overhead(server: RemoteServer) {
 	const concurrency = 10;
 	await rawLoop(server, 20, concurrency, 'keep-alive');
 	const raw = (await rawLoop(server, count, concurrency, 'keep-alive')).cpuPerRequest;
-	const usage = process.cpuUsage();
-	const { items } = await runNode({
-		parameters: detectParameters({ concurrency }),
-		items: carItems(count),
-		credentials: credentialsOf(server),
-		recordRequests: false,
-	});
-	const node = cpuMs(process.cpuUsage(usage)) / count;
-	if (items.length !== count) throw new Error('overhead run lost items');
+	const node = (await timedRun(count, concurrency, credentialsOf(server))).cpuPerRequest;
 	row(`3. CPU per item, ${count} items, latency 0`, `node ${fixed(node)} ms`, `raw node:http keep-alive loop ${fixed(raw)} ms: ${fixed(node / raw)} ×`, '≤ 2 ×');
 }
 

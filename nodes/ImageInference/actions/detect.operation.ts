@@ -5,7 +5,7 @@ import type { DetectRequest, DetectResult } from '../contract';
 import { CONFIDENCE_BOUNDS, STROKE_WIDTH_BOUNDS, detectRequestSchema, detectResultSchema } from '../contract';
 import { readAnnotatedImage } from '../helpers/annotatedImage';
 import type { DetectionFilter } from '../helpers/detections';
-import { countLabels, filterDetections, parseLabelList, summarizeCounts } from '../helpers/detections';
+import { countLabels, countsByLabel, filterDetections, parseLabelList, summarizeCounts } from '../helpers/detections';
 import { originalBinary } from '../helpers/imageInput';
 import { imageFacts, passedThroughBinaries } from '../helpers/outputItem';
 import { runsAsTool } from '../helpers/toolOutput';
@@ -273,12 +273,10 @@ export async function execute(
 export function describeDetections(result: DetectResult, filter: DetectionFilter) {
 	const detections = filterDetections(result.detections, filter);
 	const labelsCount = countLabels(detections, result.labelsCount);
-	const countsByLabel: Record<string, number> = {};
-	for (const { label, total } of labelsCount) countsByLabel[label] = total;
 	return {
 		detections,
 		labelsCount,
-		countsByLabel,
+		countsByLabel: countsByLabel(labelsCount),
 		totalDetections: detections.length,
 		summary: summarizeCounts(labelsCount),
 	};

@@ -42,22 +42,17 @@ async function requestBody<TFields extends object>(
 	plan: ImagePlan<TFields>,
 	requestSchema: z.ZodTypeAny,
 ): Promise<Buffer> {
-	const { image } = plan;
-	const text = image.source === 'binary' ? undefined : ((await resolveImage.call(this, plan.itemIndex, image)) as string);
+	const { image, itemIndex } = plan;
 	// A file's base64 is written straight into the body; the check sees a stand-in of its type.
-	const checked = requestSchema.safeParse({ image: text ?? 'base64', ...plan.fields });
+	const imageText = image.source === 'binary' ? 'base64' : ((await resolveImage.call(this, itemIndex, image)) as string);
+	const checked = requestSchema.safeParse({ image: imageText, ...plan.fields });
 	if (!checked.success) {
-		throw new NodeOperationError(this.getNode(), `The request is not valid: ${describeIssues(checked.error)}`, {
-			itemIndex: plan.itemIndex,
-		});
+		throw new NodeOperationError(this.getNode(), `The request is not valid: ${describeIssues(checked.error)}`, { itemIndex });
 	}
 	const fields: Record<string, unknown> = { ...(checked.data as object) };
 	delete fields.image;
-	if (text !== undefined) return jsonBody(text, fields);
-	if (image.source === 'binary') {
-		const stored = await storedFile.call(this, plan.itemIndex, image.field);
-		const streamed = stored && (await jsonBodyFromStream(await this.helpers.getBinaryStream(stored.id, BODY_CHUNK_BYTES), stored.size, fields));
-		if (streamed) return streamed;
-	}
-	return jsonBody(await resolveImage.call(this, plan.itemIndex, image), fields);
+	if (image.source !== 'binary') return jsonBody(imageText, fields);
+	const stored = await storedFile.call(this, itemIndex, image.field);
+	const streamed = stored && (await jsonBodyFromStream(await this.helpers.getBinaryStream(stored.id, BODY_CHUNK_BYTES), stored.size, fields));
+	return streamed || jsonBody(await resolveImage.call(this, itemIndex, image), fields);
 }

@@ -28,6 +28,11 @@ export function countLabels(detections: DetectedObject[], serviceCounts: LabelCo
 	return [...totals].filter(([, total]) => total > 0).map(([label, total]) => ({ label, total }));
 }
 
+/** The counts as `{ label: total }`, for expressions such as `$json.countsByLabel.car`. */
+export function countsByLabel(labelsCount: LabelCount[]): Record<string, number> {
+	return Object.fromEntries(labelsCount.map(({ label, total }) => [label, total]));
+}
+
 /** "2 car, 1 person", or "nothing detected": ready for a message. */
 export function summarizeCounts(labelsCount: LabelCount[]): string {
 	return labelsCount.length ? labelsCount.map(({ label, total }) => `${total} ${label}`).join(', ') : 'nothing detected';

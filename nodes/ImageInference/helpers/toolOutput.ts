@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { countLabels } from './detections';
+import type { DetectedObject } from '../contract';
+import { countLabels, countsByLabel } from './detections';
 import { truncate } from './parameters';
 
 /**
@@ -92,17 +93,8 @@ export function compactForTool(json: IDataObject): IDataObject {
 	return json;
 }
 
-interface Detection {
-	label: string;
-	confidence: number;
-	x: number;
-	y: number;
-	width: number;
-	height: number;
-}
-
 function compactDetections(json: IDataObject): IDataObject {
-	const all = (json.detections as Detection[])
+	const all = (json.detections as DetectedObject[])
 		.map((detection) => ({
 			label: truncate(String(detection.label), MAX_TOOL_LABEL_LENGTH),
 			confidence: round(detection.confidence),
@@ -112,16 +104,16 @@ function compactDetections(json: IDataObject): IDataObject {
 			height: round(detection.height),
 		}))
 		.sort((a, b) => b.confidence - a.confidence);
-	const counts = Object.entries((json.countsByLabel as Record<string, number> | undefined) ?? countsByLabelOf(all)).sort(
+	const counts = Object.entries((json.countsByLabel as Record<string, number> | undefined) ?? countsByLabel(countLabels(all, []))).sort(
 		(a, b) => b[1] - a[1],
 	);
-	const countsByLabel: Record<string, number> = {};
-	for (const [label, count] of counts.slice(0, MAX_TOOL_LABELS)) countsByLabel[truncate(label, MAX_TOOL_LABEL_LENGTH)] = count;
+	const listedCounts: Record<string, number> = {};
+	for (const [label, count] of counts.slice(0, MAX_TOOL_LABELS)) listedCounts[truncate(label, MAX_TOOL_LABEL_LENGTH)] = count;
 	const otherLabels = counts.slice(MAX_TOOL_LABELS);
 
 	const build = (listed: number): IDataObject => ({
 		totalDetections: all.length,
-		countsByLabel,
+		countsByLabel: listedCounts,
 		...(otherLabels.length
 			? { otherLabels: { labels: otherLabels.length, detections: otherLabels.reduce((sum, [, count]) => sum + count, 0) } }
 			: {}),
@@ -158,9 +150,4 @@ function compactError(json: IDataObject): IDataObject {
 /** Four decimals are plenty for a confidence or a coordinate, and keep the JSON short. */
 function round(value: number): number {
 	return Math.round(value * 10_000) / 10_000;
-}
-
-/** Counts per label, for an item that did not carry them (the node's own items always do). */
-function countsByLabelOf(detections: Detection[]): Record<string, number> {
-	return Object.fromEntries(countLabels(detections, []).map(({ label, total }) => [label, total]));
 }

@@ -1,10 +1,15 @@
 /** 48 KiB of input at a time: a multiple of 3 (no padding inside), small enough for short-lived strings. */
 export const BODY_CHUNK_BYTES = 48 * 1024;
 
-/** The bytes around the image's base64: `{"image":"` and `"` plus the other fields and `}`. */
-function bodyEnds(fields: object): { head: Buffer; tail: Buffer } {
+/** What follows the image's value: the other fields and the closing brace. */
+function afterImage(fields: object): string {
 	const rest = JSON.stringify(fields);
-	return { head: Buffer.from('{"image":"'), tail: Buffer.from(rest === '{}' ? '"}' : `",${rest.slice(1)}`) };
+	return rest === '{}' ? '}' : `,${rest.slice(1)}`;
+}
+
+/** The bytes around the image's base64: `{"image":"`, and `"` with what follows. */
+function bodyEnds(fields: object): { head: Buffer; tail: Buffer } {
+	return { head: Buffer.from('{"image":"'), tail: Buffer.from(`"${afterImage(fields)}`) };
 }
 
 /** Writes the base64 of `bytes` (a multiple of 3 long, except at the end) into `body` at `offset`. */
@@ -22,10 +27,7 @@ function writeBase64(body: Buffer, offset: number, bytes: Buffer): number {
  * string (or serialized a second time by the HTTP client).
  */
 export function jsonBody(image: Buffer | string, fields: object): Buffer {
-	if (typeof image === 'string') {
-		const rest = JSON.stringify(fields);
-		return Buffer.concat([Buffer.from(`{"image":${JSON.stringify(image)}`), Buffer.from(rest === '{}' ? '}' : `,${rest.slice(1)}`)]);
-	}
+	if (typeof image === 'string') return Buffer.from(`{"image":${JSON.stringify(image)}${afterImage(fields)}`);
 	const { head, tail } = bodyEnds(fields);
 	const body = Buffer.allocUnsafe(head.length + Math.ceil(image.length / 3) * 4 + tail.length);
 	let offset = head.copy(body, 0);
