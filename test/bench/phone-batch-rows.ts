@@ -1,8 +1,9 @@
 /**
  * Benchmark 6's rows: the phone-photo batch in n8n 2.x (filesystem binary data, its default), in
  * 1.x (its default, binary data in memory), and in 2.x's queue mode (one worker, binary data in
- * the database, its default there; needs PostgreSQL and Redis from setup-machine.sh). --smoke leaves it out (starting n8n would double the
- * smoke's time); `npm run bench -- --smoke --only=batch` runs it on two small photos in 2.x.
+ * the database, its default there; needs PostgreSQL and Redis from setup-machine.sh). --smoke
+ * leaves it out (starting n8n would double the smoke's time); `npm run bench -- --smoke
+ * --only=batch` runs it on two small photos in 2.x.
  */
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';

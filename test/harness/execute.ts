@@ -1,9 +1,9 @@
 /**
  * Runs the node's execute() outside n8n with real HTTP: a small IExecuteFunctions whose
  * httpRequestWithAuthentication applies the credential's own authenticate() and sends with
- * node:http, as n8n's axios does, following n8n's httpRequest semantics for the options the node uses (baseURL + url,
- * qs, JSON or Buffer body, timeout, returnFullResponse, ignoreHttpStatusErrors, encoding
- * arraybuffer or stream).
+ * node:http, as n8n's axios does, following n8n's httpRequest semantics for the options the node
+ * uses (baseURL + url, qs, JSON or Buffer body, timeout, returnFullResponse,
+ * ignoreHttpStatusErrors, encoding arraybuffer or stream).
  * Binary data lives in a store keyed by id, like n8n's filesystem mode: `.data` holds no bytes.
  */
 import { randomUUID } from 'node:crypto';
@@ -78,8 +78,8 @@ export interface RunResult {
 }
 
 /**
- * Connections are kept alive so the benchmarks see the node's own cost; n8n 2.x opens one per
- * request, whose cost the throughput benchmark shows beside it.
+ * Connections are kept alive so the benchmarks see the node's own cost; n8n (1.x and 2.x) opens
+ * one per request, whose cost the throughput benchmark shows beside it.
  */
 const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 128 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 128 }) };
 
