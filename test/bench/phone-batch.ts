@@ -256,7 +256,7 @@ if (require.main === module) {
 	const queue = process.argv.includes('--queue');
 	void (async () => {
 		const photos = phonePhotos(console.log);
-		for (const version of versions.length ? versions : ['2.40.7']) {
+		for (const version of versions.length ? versions : ['2.41.1']) {
 			const result = await runPhoneBatch({ version, photos, concurrency: 5, latencyMs: 1000, warmUp: 5, queue, log: console.log });
 			console.log(JSON.stringify(result));
 		}

