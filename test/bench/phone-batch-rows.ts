@@ -5,13 +5,10 @@
  * leaves it out (starting n8n would double the smoke's time); `npm run bench -- --smoke
  * --only=batch` runs it on two small photos in 2.x.
  */
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-
-import { DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION, fixture, isInstalled } from '../e2e/lib';
+import { DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION, isInstalled } from '../e2e/lib';
 import type { BatchResult } from './phone-batch';
 import { runPhoneBatch } from './phone-batch';
-import { PHOTO_FOLDER, phonePhotos } from './phone-photos';
+import { phonePhotos, smallPhotos } from './phone-photos';
 
 const CONCURRENCY = 5;
 const LATENCY_MS = 1000;
@@ -36,7 +33,7 @@ export async function phoneBatchRows(smoke: boolean, asked: boolean, installFail
 			if (!isInstalled(version)) throw new Error(`n8n ${version} is not installed`);
 			const result = await runPhoneBatch({
 				version,
-				photos: smoke ? smokePhotos() : phonePhotos((line) => process.stderr.write(`${line}\n`)),
+				photos: smoke ? smallPhotos() : phonePhotos((line) => process.stderr.write(`${line}\n`)),
 				concurrency: CONCURRENCY,
 				latencyMs: LATENCY_MS,
 				warmUp: smoke ? 1 : CONCURRENCY,
@@ -69,14 +66,4 @@ function describe(result: BatchResult): string[] {
 			`(first request after ${fixed(result.firstRequestMs / 1000)} s, uploads ${fixed(result.meanUploadMs, 0)} ms each); ${outcome}`,
 		result.version.startsWith('1.') ? 'reported (1.x keeps binary data in memory)' : result.measured === 'worker' ? 'reported (queue mode)' : '≤ 3 ×',
 	];
-}
-
-/** Two small photos (the project's own) for the smoke run, beside the phone photos. */
-function smokePhotos(): string[] {
-	mkdirSync(PHOTO_FOLDER, { recursive: true });
-	return ['car.jpg', 'dog.jpg'].map((name) => {
-		const target = join(PHOTO_FOLDER, `smoke-${name}`);
-		if (!existsSync(target)) copyFileSync(fixture(name), target);
-		return target;
-	});
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,memory,versus,batch]`:
+ * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,memory,versus,batch,workers]`:
  * the node's speed and memory against the reference server on loopback (the server runs in a
  * child process so only the node is measured), and a batch of phone photos in real n8n. Prints a
  * markdown table with the machine's load. --smoke runs every benchmark small, to prove they run;
@@ -18,6 +18,7 @@ import { startServerProcess } from './server-process';
 import { compareWithHttpRequestNode } from './versus-http-request';
 import { SYNTHETIC_DETECT_MODEL } from './models';
 import { phoneBatchRows } from './phone-batch-rows';
+import { queueWorkersRows } from './queue-workers';
 import { DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION, ensureN8n } from '../e2e/lib';
 
 const smoke = process.argv.includes('--smoke');
@@ -250,6 +251,25 @@ async function main() {
 		const batch = await phoneBatchRows(smoke, only?.includes('batch') === true, installFailures);
 		for (const result of batch.rows) row(...result);
 		if (batch.failed) failed.push('batch');
+	});
+	await measure('workers', '7. Queue-mode workers', async () => {
+		if (smoke && !only?.includes('workers')) {
+			row('7. Queue-mode workers', 'left out of the smoke run (npm run bench -- --smoke --only=workers runs it)', '', '');
+			return;
+		}
+		const latencyMs = 1000;
+		const uploads = smoke ? 20 : 200;
+		for (const result of await queueWorkersRows({ version: DEFAULT_N8N_VERSION, counts: smoke ? [1, 2] : [1, 2, 4], uploads, latencyMs })) {
+			const busy = (result.mainCpuS + result.workersCpuS) / (result.wallMs / 1000);
+			row(
+				`7. ${uploads} uploads at once to a webhook in n8n ${DEFAULT_N8N_VERSION} queue mode, ${result.workers} worker(s) at concurrency 10 (one image an execution), ${latencyMs} ms latency`,
+				`${fixed(result.wallMs / 1000)} s, ${fixed((uploads * 1000) / result.wallMs, 1)} uploads/s`,
+				`ideal ${fixed(result.idealMs / 1000)} s: ${fixed(result.wallMs / result.idealMs)} ×; lost ${result.lost}, duplicated ${result.duplicated}, wrong ${result.wrong}; ` +
+					`CPU: main ${fixed(result.mainCpuS, 1)} s, workers ${fixed(result.workersCpuS, 1)} s (${fixed(busy, 2)} of ${cpus().length} cores busy)`,
+				'0 lost or duplicated; throughput reported',
+			);
+			if (result.lost || result.duplicated || result.wrong) failed.push('workers');
+		}
 	});
 	const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${fixed(totalmem() / 1024 ** 3, 0)} GiB, Node ${process.version}`;
 	console.log(`\nBenchmarks${smoke ? ' (smoke: small sizes, targets not applicable)' : ''} — ${machine}; load average at the end ${loadavg().map((load) => fixed(load)).join(', ')}\n`);

@@ -21,6 +21,7 @@ import { startReferenceServer, type ReferenceServer } from '../reference-server'
 import { decodeImage, encodeImage } from '../reference-server/image-codec';
 import { createN8nHome, fixture, imageInferenceCredential, type N8nHome, type N8nServer, type WorkflowJson } from './lib';
 import { queueModeEnv, startQueueServices, type QueueServices } from './lib/services';
+import { postUploads, type Upload } from './lib/uploads';
 
 const REQUESTS = 60;
 const WORKFLOW = JSON.parse(
@@ -28,11 +29,6 @@ const WORKFLOW = JSON.parse(
 ) as WorkflowJson;
 const CREDENTIAL_ID = 'queueImgInfCred1';
 const WEBHOOK_PATH = 'image-inference-queue';
-
-interface Upload {
-	name: string;
-	bytes: Buffer;
-}
 
 /** car.jpg and dog.jpg, and variants of each (mirrored, darker): six inputs with six different answers. */
 function uploads(): Upload[] {
@@ -119,24 +115,7 @@ describe('Image Inference in n8n queue mode (main + 2 workers, Postgres, Redis)'
 
 		const url = `${main.url}/webhook/${WEBHOOK_PATH}`;
 		const started = Date.now();
-		const results = await Promise.all(
-			Array.from({ length: REQUESTS }, async (_, i) => {
-				const input = inputs[i % inputs.length];
-				const name = input.name.replace(/\.jpg$/, `-${i}.jpg`);
-				try {
-					const res = await fetch(url, {
-						method: 'POST',
-						headers: { 'content-type': 'image/jpeg', 'content-disposition': `attachment; filename="${name}"` },
-						body: input.bytes,
-						signal: AbortSignal.timeout(180_000),
-					});
-					const body = Buffer.from(await res.arrayBuffer());
-					return { i, name, input: i % inputs.length, status: res.status, headers: res.headers, body, ms: Date.now() - started };
-				} catch (e) {
-					return { i, name, input: i % inputs.length, status: 0, headers: new Headers(), body: Buffer.from(String(e)), ms: Date.now() - started };
-				}
-			}),
-		);
+		const results = await postUploads(url, inputs, REQUESTS);
 		const elapsed = Date.now() - started;
 
 		const failed = results.filter((r) => r.status !== 200);
