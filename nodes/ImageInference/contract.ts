@@ -21,8 +21,7 @@ export function normalizeBaseUrl(baseUrl: unknown): string {
 /** The same normalisation as an n8n expression over the credential (for its test request). */
 export const BASE_URL_EXPRESSION = `={{$credentials.baseUrl && $credentials.baseUrl.trim() ? $credentials.baseUrl.trim().replace(${TRAILING_SLASHES.toString()}, "") : "${DEFAULT_BASE_URL}"}}`;
 
-const PREDICTION_KINDS = ['detect', 'classify'] as const;
-export type PredictionKind = (typeof PREDICTION_KINDS)[number];
+export type PredictionKind = 'detect' | 'classify';
 
 /** `{base_url}/predict/{kind}/{model_id}/`, trailing slash kept as the service defines it. */
 export function predictPath(kind: PredictionKind, modelId: string): string {
