@@ -1,5 +1,5 @@
 /**
- * Every payload in shared/service-shapes (the official SDKs' test mocks and the docs' examples)
+ * Every payload in test/fixtures/service-shapes (the official SDKs' test mocks and the docs' examples)
  * served to the node in real n8n and read there, in one execution per operation; then the
  * reference server answering in its sparse shapes, read the same as its full answers.
  */

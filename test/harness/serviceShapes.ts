@@ -1,12 +1,12 @@
 /**
- * The payloads of shared/service-shapes (the official SDKs' test mocks and the docs' examples;
+ * The payloads of test/fixtures/service-shapes (the official SDKs' test mocks and the docs' examples;
  * INDEX.json gives each one's source) and what the node makes of each success, written from the
  * payloads by hand. Read by the unit test and the e2e test alike.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const SHAPES = join(__dirname, '..', '..', '..', 'shared', 'service-shapes');
+export const SHAPES = join(__dirname, '..', 'fixtures', 'service-shapes');
 export const index = JSON.parse(readFileSync(join(SHAPES, 'INDEX.json'), 'utf8')) as { files: Array<{ file: string; http_status: number | string }> };
 export const payload = (file: string): string => readFileSync(join(SHAPES, file), 'utf8');
 

@@ -1,5 +1,5 @@
 /**
- * Every payload in shared/service-shapes (the official SDKs' test mocks and the docs' examples;
+ * Every payload in test/fixtures/service-shapes (the official SDKs' test mocks and the docs' examples;
  * INDEX.json gives each one's source) served to the node and read by its real reader: the HTTP
  * answer streamed through the transport, the image lifted out, the result checked and shaped.
  */
