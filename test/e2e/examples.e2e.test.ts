@@ -34,7 +34,10 @@ import {
 	useCredential,
 	useCredentialAndModels,
 	type N8nHome,
+	startMessengerCapture,
+	type MessengerCapture,
 	type SmtpCapture,
+	type WorkflowJson,
 } from './lib';
 
 
@@ -50,12 +53,19 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 	let home: N8nHome;
 	let smtp: SmtpCapture;
 	let refusingSmtp: SmtpCapture;
-	const ids = { detectCar: '', detectDog: '', classify: '', smtpRefuses: '', smtpDown: '' };
+	let messengers: MessengerCapture;
+	const ids = { detectCar: '', detectDog: '', classify: '', smtpRefuses: '', smtpDown: '', messengers: '' };
+	const ALTERNATIVES = ['Telegram the photo (alternative)', 'Discord the photo (alternative)'];
+	const enable = (wf: WorkflowJson, names: string[]): WorkflowJson => ({
+		...wf,
+		nodes: wf.nodes.map((n) => (names.includes(n.name) ? { ...n, disabled: false } : n)),
+	});
 
 	beforeAll(async () => {
 		server = await startReferenceServer({});
 		smtp = await startSmtpCapture();
 		refusingSmtp = await startSmtpCapture({ refuse: true });
+		messengers = await startMessengerCapture();
 		// installed the other way users' installs are reproduced: npm install of the tarball, no dev/peer deps, no scripts
 		home = await createN8nHome({ version, installStyle: 'npm' });
 		await home.importCredentials([
@@ -63,6 +73,8 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 			smtpCredential('credSmtpLocal001', smtp.port),
 			smtpCredential('credSmtpRefuse01', refusingSmtp.port),
 			smtpCredential('credSmtpClosed01', await freePort()),
+			{ id: 'credTelegram0001', name: 'Telegram capture', type: 'telegramApi', data: { accessToken: messengers.telegramToken, baseUrl: messengers.url } },
+			{ id: 'credDiscord00001', name: 'Discord capture', type: 'discordWebhookApi', data: { webhookUri: messengers.discordWebhookUrl } },
 		]);
 		const models = { credentialId: 'credExamples0001', detect: server.models.detect, classify: server.models.classify };
 		const detect = (photo: string, smtpCredentialId = 'credSmtpLocal001') =>
@@ -75,12 +87,16 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 		let classify = useCredentialAndModels(loadExample('classify-google-drive-files.json'), models);
 		classify = replaceNode(classify, 'New file in folder', manualTrigger('New file in folder'));
 		classify = swapNodeForFile(classify, 'Download file', fixture('dog.jpg'), 'data');
-		[ids.detectCar, ids.detectDog, ids.classify, ids.smtpRefuses, ids.smtpDown] = await home.importWorkflows([
+		[ids.detectCar, ids.detectDog, ids.classify, ids.smtpRefuses, ids.smtpDown, ids.messengers] = await home.importWorkflows([
 			detect('car.jpg'),
 			{ ...detect('dog.jpg'), name: 'Detect objects from a form upload (dog.jpg)' },
 			classify,
 			{ ...detect('car.jpg', 'credSmtpRefuse01'), name: 'Detect, mail server refuses' },
 			{ ...detect('car.jpg', 'credSmtpClosed01'), name: 'Detect, no mail server listening' },
+			{
+				...useCredential(useCredential(enable(detect('car.jpg'), ALTERNATIVES), 'telegramApi', 'credTelegram0001'), 'discordWebhookApi', 'credDiscord00001'),
+				name: 'Detect, Telegram and Discord alternatives enabled',
+			},
 		]);
 	});
 
@@ -89,11 +105,13 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 		await server?.close();
 		await smtp?.close();
 		await refusingSmtp?.close();
+		await messengers?.close();
 	});
 
 	beforeEach(() => {
 		server.requests.splice(0);
 		smtp.messages.splice(0);
+		messengers.requests.splice(0);
 	});
 
 	const sentOptions = (path: string) => {
@@ -151,6 +169,29 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 		expect(unsent.json.error).toMatch(error);
 		expect(unsent.json.detections).toEqual(expected.detections);
 		expect(unsent.json.countsByLabel).toEqual(Object.fromEntries(expected.labelsCount.map((l) => [l.label, l.total])));
+	});
+
+	it('detect example with its Telegram and Discord alternatives enabled: each posts the annotated photo and the summary as its caption', async () => {
+		expect(loadExample('detect-objects-from-form-upload.json').nodes.filter((n) => ALTERNATIVES.includes(n.name)).map((n) => n.disabled)).toEqual([true, true]);
+		const res = await home.execute(ids.messengers);
+		expect(res.error).toBeUndefined();
+		const expected = server.predict('detect', CAR, sentOptions('/detect/')) as DetectResult;
+		const annotated = Buffer.from(expected.image!, 'base64');
+		const summary = expected.labelsCount.map((l) => `${l.total} ${l.label}`).join(', ');
+		expect(messengers.requests.map((r) => r.service).sort()).toEqual(['discord', 'telegram']);
+		const telegram = messengers.requests.find((r) => r.service === 'telegram')!;
+		expect(telegram.fields.chat_id).toBe('REPLACE_WITH_YOUR_CHAT_ID');
+		expect(telegram.fields.caption).toBe(`Spotted: ${summary}`);
+		expect(telegram.files.photo.fileName).toBe('car.annotated.jpg');
+		expect(telegram.files.photo.mimeType).toBe('image/jpeg');
+		expect(telegram.files.photo.bytes.equals(annotated)).toBe(true);
+		const discord = messengers.requests.find((r) => r.service === 'discord')!;
+		expect(JSON.parse(discord.fields.payload_json)).toMatchObject({ content: `Spotted: ${summary}`, attachments: [{ id: 0, filename: 'car.annotated.jpg' }] });
+		expect(discord.files['files[0]'].mimeType).toBe('image/jpeg');
+		expect(discord.files['files[0]'].bytes.equals(annotated)).toBe(true);
+		for (const name of ALTERNATIVES) expect(nodeItems(res.run!, name)[0].json).not.toHaveProperty('error');
+		// the email goes out as well
+		expect(smtp.messages).toHaveLength(1);
 	});
 
 	it('detect example on dog.jpg: no car, the IF takes its false branch and no mail is sent', async () => {
