@@ -135,6 +135,48 @@ describe('checking files before any request', () => {
 	);
 });
 
+describe("n8n's database binary mode: each file read once", () => {
+	const { server, run } = useServer();
+	const detected = (bytes: Buffer) => ({ detections: server().predict('detect', bytes, {}).detections, ...sizeOf(bytes) });
+
+	it('reads each image whole once, for its request; a file its mime type calls no image is not read at all', async () => {
+		const { items, reads } = await run(
+			detectParameters(server(), { imageSource: 'allImages' }),
+			[mailItem(), carItem(), { binary: { data: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg' } } }],
+			{ binaryMode: 'database' },
+		);
+		expect(items.map((item) => [item.json.field, item.pairedItem])).toEqual([
+			['attachment_0', { item: 0 }],
+			['attachment_2', { item: 0 }],
+			['data', { item: 1 }],
+			['data', { item: 2 }],
+		]);
+		expect(items.map((item) => item.json)).toMatchObject([detected(DOG), detected(CAR_PNG), detected(CAR), detected(DOG)]);
+		expect(items[0].json.skippedFiles).toEqual([{ field: 'attachment_1', fileName: 'invoice.pdf', mimeType: 'application/pdf' }]);
+		expect(server().requests).toHaveLength(4);
+		expect(reads).toEqual({ whole: 4, streamedBytes: 0 });
+	});
+
+	it('a file whose bytes are no image, though its mime type says so, fails at its own turn, before its request', async () => {
+		const disguised: InputItem = { binary: { data: { bytes: PDF, fileName: 'scan.jpg', mimeType: 'image/jpeg' } } };
+		const { items } = await run(detectParameters(server()), [carItem(), disguised, carItem()], { binaryMode: 'database', continueOnFail: true });
+		expect(items.map((item) => item.json.error ?? item.json.totalDetections)).toEqual([
+			detected(CAR).detections.length,
+			'The file in binary field "data" is not an image',
+			detected(CAR).detections.length,
+		]);
+		expect(items[1].pairedItem).toEqual({ item: 1 });
+		expect(server().requests).toHaveLength(2);
+	});
+
+	it('a named file whose mime type is no image is refused before any request', async () => {
+		const pdf: InputItem = { binary: { data: { bytes: PDF, fileName: 'invoice.pdf', mimeType: 'application/pdf' } } };
+		const error = await failureOf(run(detectParameters(server()), [carItem(), pdf], { binaryMode: 'database' }));
+		expect(error).toMatchObject({ message: 'The file in binary field "data" is not an image', itemIndex: 1 });
+		expect(server().requests).toHaveLength(0);
+	});
+});
+
 describe('one item per object', () => {
 	const { server, run } = useServer();
 	const carDetections = () => server().predict('detect', CAR, {}).detections as Detection[];
