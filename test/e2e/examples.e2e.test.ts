@@ -187,8 +187,12 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 		expect(telegram.files.photo.bytes.equals(annotated)).toBe(true);
 		const discord = messengers.requests.find((r) => r.service === 'discord')!;
 		expect(JSON.parse(discord.fields.payload_json)).toMatchObject({ content: `Spotted: ${summary}`, attachments: [{ id: 0, filename: 'car.annotated.jpg' }] });
-		expect(discord.files['files[0]'].mimeType).toBe('image/jpeg');
-		expect(discord.files['files[0]'].bytes.equals(annotated)).toBe(true);
+		const file = discord.files['files[0]'];
+		// n8n 1.x's Discord node swaps the file part's name and type (contentType: name, filename: mime,
+		// which form-data cuts to its basename "jpeg"); the payload_json above names it right in both
+		const [partName, partType] = version.startsWith('1.') ? ['jpeg', 'car.annotated.jpg'] : ['car.annotated.jpg', 'image/jpeg'];
+		expect([file.fileName, file.mimeType]).toEqual([partName, partType]);
+		expect(file.bytes.equals(annotated)).toBe(true);
 		for (const name of ALTERNATIVES) expect(nodeItems(res.run!, name)[0].json).not.toHaveProperty('error');
 		// the email goes out as well
 		expect(smtp.messages).toHaveLength(1);
