@@ -162,7 +162,6 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 	] as const)('detect example, the mail server %s: the run ends, its output still holds the detections', async (_case, id, error) => {
 		const res = await home.execute(ids[id]);
 		expect(res.error).toBeUndefined();
-		expect(smtp.messages).toHaveLength(0);
 		const expected = server.predict('detect', CAR, sentOptions('/detect/')) as DetectResult;
 		expect(nodeItems(res.run!, 'Email the photo', { output: 0 })).toHaveLength(0);
 		const [unsent] = nodeItems(res.run!, 'Email not sent');
