@@ -70,9 +70,8 @@ export const labelCountSchema = z.object({
 export type LabelCount = z.infer<typeof labelCountSchema>;
 
 /**
- * ObjectDetectionResult. The spec disallows additional properties, but it is "still in
- * development": the node reads with this (unknown fields are ignored, not fatal) while the
- * reference server holds itself to `.strict()` of it.
+ * ObjectDetectionResult as the spec documents it. The reference server holds its full answers
+ * to `.strict()` of it; the node reads answers with the tolerant `detectAnswerSchema`.
  */
 export const detectResultSchema = z.object({
 	detections: z.array(detectedObjectSchema),
@@ -80,6 +79,33 @@ export const detectResultSchema = z.object({
 	labelsCount: z.array(labelCountSchema),
 });
 export type DetectResult = z.infer<typeof detectResultSchema>;
+
+/** Totals per label, in order of first appearance. */
+export function tallyLabels(detections: ReadonlyArray<{ label: string }>): LabelCount[] {
+	const totals = new Map<string, number>();
+	for (const { label } of detections) totals.set(label, (totals.get(label) ?? 0) + 1);
+	return [...totals].map(([label, total]) => ({ label, total }));
+}
+
+/**
+ * How the node reads a detection answer: only `detections` is required, as the official SDKs
+ * read it (the Python SDK's mocks have no `labelsCount`, and no `image` when not annotated).
+ * A missing `labelsCount` is counted from the detections; a missing `image` is no picture.
+ * Unknown fields are ignored.
+ */
+export const detectAnswerSchema = z
+	.object({
+		detections: z.array(detectedObjectSchema),
+		image: z.string().nullable().optional(),
+		labelsCount: z.array(labelCountSchema).optional(),
+	})
+	.transform(
+		(answer): DetectResult => ({
+			detections: answer.detections,
+			image: answer.image ?? null,
+			labelsCount: answer.labelsCount ?? tallyLabels(answer.detections),
+		}),
+	);
 
 export const classPredictionSchema = z.object({
 	category: z.string(),
@@ -92,6 +118,24 @@ export const classifyResultSchema = z.object({
 	predictions: z.array(classPredictionSchema),
 });
 export type ClassifyResult = z.infer<typeof classifyResultSchema>;
+
+/**
+ * How the node reads a classification answer: `category` and `confidence` are required (the
+ * public docs mark only these); a missing `predictions` is the one prediction given.
+ */
+export const classifyAnswerSchema = z
+	.object({
+		category: z.string(),
+		confidence: z.number(),
+		predictions: z.array(classPredictionSchema).optional(),
+	})
+	.transform(
+		(answer): ClassifyResult => ({
+			category: answer.category,
+			confidence: answer.confidence,
+			predictions: answer.predictions ?? [{ category: answer.category, confidence: answer.confidence }],
+		}),
+	);
 
 export const ERROR_LOCATIONS = ['query', 'body', 'path', 'header'] as const;
 

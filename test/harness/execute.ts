@@ -149,7 +149,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const context = {
 		getInputData: () => inputItems,
 		getNode: () => node,
-		continueOnFail: () => options.continueOnFail ?? false,
+		// as n8n: either Continue setting of On Error is Continue On Fail
+		continueOnFail: () => options.continueOnFail ?? (options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput'),
 		getExecutionCancelSignal: () => options.signal,
 		getCredentials: async (type: string) => {
 			if (type !== credential.name) throw new Error(`unknown credential type ${type}`);

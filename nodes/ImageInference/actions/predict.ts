@@ -26,7 +26,7 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 		modelId: plan.modelId,
 		body: async () => await requestBody.call(this, plan, endpoint.requestSchema),
 		resultSchema: endpoint.resultSchema,
-		settings: context.settings,
+		settings: plan.settings,
 		redact: context.redact,
 		serviceUrl: context.serviceUrl,
 	});

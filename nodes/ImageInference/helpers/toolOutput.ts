@@ -52,15 +52,15 @@ export function runsAsTool(context: IExecuteFunctions): boolean {
 }
 
 /**
- * Runs the node for an agent: its output made compact, and a failure returned to the agent as
- * `{error, description, status}` it can act on. n8n 2.x hands a failed tool's message to the agent
- * on its own; 1.x stops the whole workflow. The tool's On Error set to Stop Workflow still stops it.
+ * Runs the node for an agent: its output made compact. On Error as the editor shows it decides a
+ * failure: Stop Workflow (also what the editor shows when nothing is stored) throws it, as any
+ * node does; either Continue setting returns it to the agent as `{error, description, status}`.
  */
 export async function runAsTool(
 	context: IExecuteFunctions,
 	run: () => Promise<INodeExecutionData[][]>,
 ): Promise<INodeExecutionData[][]> {
-	if (context.getNode().onError === 'stopWorkflow') return toToolOutput(await run());
+	if (!returnsErrorsToAgent(context.getNode().onError)) return toToolOutput(await run());
 	try {
 		return toToolOutput(await run());
 	} catch (error) {
@@ -73,6 +73,11 @@ export async function runAsTool(
 		});
 		return [[{ json, pairedItem: { item: known.context?.itemIndex ?? 0 } }]];
 	}
+}
+
+/** Whether On Error is one of the Continue settings (n8n's editor shows Stop Workflow for none). */
+export function returnsErrorsToAgent(onError: string | undefined): boolean {
+	return onError === 'continueRegularOutput' || onError === 'continueErrorOutput';
 }
 
 /** The node's output as an agent gets it: every item compact, json only, pairing kept. */
