@@ -11,6 +11,8 @@
  * annotated photo to a real SMTP server on 127.0.0.1 (test/e2e/lib/smtp); on dog.jpg there is no car,
  * it takes the false branch and no mail is sent. A mail server refusing the message (550) or not
  * listening fails the Send Email node; the example's error output keeps the detections in the run.
+ * With its disabled Telegram and Discord alternatives enabled, they post the photo to stand-ins on
+ * 127.0.0.1 (test/e2e/lib/messengers) that record the multipart upload.
  */
 import * as fs from 'fs';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
