@@ -10,14 +10,18 @@ export const API_KEY_HEADER = 'X-API-Key';
 export const API_KEY_QUERY_PARAMETER = 'api-key';
 export const UNAUTHORIZED_MESSAGE = 'Invalid or missing credentials';
 
+const TRAILING_SLASHES = /\/+$/;
+
 /** The base URL as configured, without trailing slashes (the spec's paths start with one). */
 export function normalizeBaseUrl(baseUrl: unknown): string {
 	const text = typeof baseUrl === 'string' && baseUrl.trim() !== '' ? baseUrl.trim() : DEFAULT_BASE_URL;
-	return text.replace(/\/+$/, '');
+	return text.replace(TRAILING_SLASHES, '');
 }
 
-export const PREDICTION_KINDS = ['detect', 'classify'] as const;
-export type PredictionKind = (typeof PREDICTION_KINDS)[number];
+/** The same normalisation as an n8n expression over the credential (for its test request). */
+export const BASE_URL_EXPRESSION = `={{$credentials.baseUrl && $credentials.baseUrl.trim() ? $credentials.baseUrl.trim().replace(${TRAILING_SLASHES.toString()}, "") : "${DEFAULT_BASE_URL}"}}`;
+
+export type PredictionKind = 'detect' | 'classify';
 
 /** `{base_url}/predict/{kind}/{model_id}/`, trailing slash kept as the service defines it. */
 export function predictPath(kind: PredictionKind, modelId: string): string {
@@ -81,7 +85,7 @@ export const detectResultSchema = z.object({
 export type DetectResult = z.infer<typeof detectResultSchema>;
 
 /** Totals per label, in order of first appearance. */
-export function tallyLabels(detections: ReadonlyArray<{ label: string }>): LabelCount[] {
+function tallyLabels(detections: ReadonlyArray<{ label: string }>): LabelCount[] {
 	const totals = new Map<string, number>();
 	for (const { label } of detections) totals.set(label, (totals.get(label) ?? 0) + 1);
 	return [...totals].map(([label, total]) => ({ label, total }));
@@ -137,7 +141,7 @@ export const classifyAnswerSchema = z
 		}),
 	);
 
-export const ERROR_LOCATIONS = ['query', 'body', 'path', 'header'] as const;
+const ERROR_LOCATIONS = ['query', 'body', 'path', 'header'] as const;
 
 export const errorDetailSchema = z.object({
 	location: z.enum(ERROR_LOCATIONS),

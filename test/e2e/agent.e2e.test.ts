@@ -67,6 +67,8 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 	let home: N8nHome;
 	let photoUrl: string;
 	let workflowId: string;
+	/** The same workflow with the tool's On Error set to Continue (regular output). */
+	let continuingWorkflowId: string;
 	/** Every request the model endpoint received, kept in the n8n folder's logs/ with N8N_E2E_KEEP=1. */
 	const modelLog: unknown[] = [];
 
@@ -92,6 +94,10 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 		// AI Agent 3.1 is 2.x's; 1.x's newest is 3 (the same tools agent)
 		if (home.install.major < 2) wf.nodes.find((n) => n.name === 'AI Agent')!.typeVersion = 3;
 		[workflowId] = await home.importWorkflows(wf);
+		const continuing = structuredClone(wf);
+		continuing.name = `${wf.name} (tool On Error: Continue)`;
+		continuing.nodes.find((n) => n.name === 'Image Inference')!.onError = 'continueRegularOutput';
+		[continuingWorkflowId] = await home.importWorkflows(continuing);
 	});
 
 	afterEach(() => {
@@ -111,8 +117,8 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 		model.requests.splice(0);
 	});
 
-	const runAgent = async (): Promise<{ res: ExecuteResult; output: string }> => {
-		const res = await home.execute(workflowId);
+	const runAgent = async (id = workflowId): Promise<{ res: ExecuteResult; output: string }> => {
+		const res = await home.execute(id);
 		if (!res.ok) throw new Error(`the agent workflow failed in n8n: ${res.error}\n${res.stdout.slice(-3000)}`);
 		const [item] = nodeItems(res.run!, 'AI Agent');
 		return { res, output: String(item.json.output) };
@@ -194,9 +200,29 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 		for (const { label, total } of scene.labelsCount) expect(output).toContain(`${total} ${label}`);
 	});
 
-	it('a failing call (unknown model, 404) comes back to the model as a readable error; the workflow finishes', async () => {
+	it('On Error at Stop Workflow, as the editor shows it when nothing is stored: the node raises the error; n8n decides', async () => {
 		model.setScript(callToolThenSumUp({ modelId: UNKNOWN_MODEL, imageUrl: photoUrl, confidence: 0.3 }));
-		const { res, output } = await runAgent();
+		const res = await home.execute(workflowId);
+		const message = `Model ${UNKNOWN_MODEL} was not found`;
+		expect(server.requests).toHaveLength(1);
+		if (home.install.major >= 2) {
+			// n8n 2.x runs a tool so that its failure goes back to the agent all the same, and the run goes on
+			expect(res.ok).toBe(true);
+			const [result] = toolMessages(model.completions()[1].body);
+			expect(JSON.parse(result.content)).toEqual([
+				{ error: `${message} (404 Not Found)`, description: expect.stringContaining('Check that the Model ID is right'), status: 404 },
+			]);
+		} else {
+			// n8n 1.x stops the workflow with the node's error
+			expect(res.ok).toBe(false);
+			expect(String(res.error)).toContain(message);
+			expect(model.completions()).toHaveLength(1);
+		}
+	});
+
+	it('On Error at Continue: a failing call (unknown model, 404) comes back to the model as a readable error; the workflow finishes', async () => {
+		model.setScript(callToolThenSumUp({ modelId: UNKNOWN_MODEL, imageUrl: photoUrl, confidence: 0.3 }));
+		const { res, output } = await runAgent(continuingWorkflowId);
 
 		expect(server.requests).toHaveLength(1);
 		expect(server.requests[0].path).toBe(`/predict/detect/${UNKNOWN_MODEL}/`);

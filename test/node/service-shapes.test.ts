@@ -3,44 +3,8 @@
  * INDEX.json gives each one's source) served to the node and read by its real reader: the HTTP
  * answer streamed through the transport, the image lifted out, the result checked and shaped.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
+import { EMPTY_CLASSIFY, RETRY_5XX, body, errors, index, payload, successes } from '../harness/serviceShapes';
 import { carItem, classifyParameters, detectParameters, failureOf, useServer } from './setup';
-
-const SHAPES = join(__dirname, '..', '..', '..', 'shared', 'service-shapes');
-const index = JSON.parse(readFileSync(join(SHAPES, 'INDEX.json'), 'utf8')) as { files: Array<{ file: string; http_status: number | string }> };
-const payload = (file: string): string => readFileSync(join(SHAPES, file), 'utf8');
-
-/** What the node makes of each success, written from the payloads by hand. */
-const successes: Record<string, { operation: 'detect' | 'classify'; expected: Record<string, unknown>; picture?: 'jpeg' | 'none' }> = {
-	'docs.detect.200.example.json': {
-		operation: 'detect',
-		expected: { totalDetections: 2, countsByLabel: { car: 1, person: 1 }, summary: '1 car, 1 person' },
-	},
-	'py-sdk.detect.200.no-image.no-labelsCount.json': {
-		operation: 'detect',
-		expected: { totalDetections: 1, countsByLabel: { foo: 1 }, labelsCount: [{ label: 'foo', total: 1 }], summary: '1 foo' },
-		picture: 'none',
-	},
-	'py-sdk.detect.200.raw-base64-image.no-labelsCount.json': {
-		operation: 'detect',
-		expected: { totalDetections: 1, countsByLabel: { foo: 1 }, labelsCount: [{ label: 'foo', total: 1 }] },
-		picture: 'jpeg',
-	},
-	'ts-sdk.detect.200.data-uri-image.json': {
-		operation: 'detect',
-		expected: { totalDetections: 0, countsByLabel: {}, labelsCount: [], summary: 'nothing detected' },
-	},
-	'docs.classify.200.example.json': {
-		operation: 'classify',
-		expected: { category: 'cat', confidence: 0.854, predictions: [{ category: 'cat', confidence: 0.854 }, { category: 'dog', confidence: 0.146 }] },
-	},
-	'py-sdk.classify.200.json': {
-		operation: 'classify',
-		expected: { category: 'foo', confidence: 0.7, predictions: [{ category: 'foo', confidence: 0.7 }, { category: 'bar', confidence: 0.3 }] },
-	},
-};
 
 describe('the shapes the official SDKs and docs show, read by the node', () => {
 	const { server, run } = useServer({ defaultModels: 'synthetic' });
@@ -48,12 +12,12 @@ describe('the shapes the official SDKs and docs show, read by the node', () => {
 		(operation === 'detect' ? detectParameters : classifyParameters)(server(), { options: { retries: 2, ...options } });
 
 	it('every file in the folder is covered here', () => {
-		const covered = [...Object.keys(successes), 'ts-sdk.classify.200.empty.json', ...index.files.filter((f) => f.http_status !== 200).map((f) => f.file)];
-		expect(index.files.map((f) => f.file).sort()).toEqual([...new Set(covered)].sort());
+		const covered = [...Object.keys(successes), EMPTY_CLASSIFY, ...errors.map(([file]) => file), RETRY_5XX];
+		expect(index.files.map((f) => f.file).sort()).toEqual(covered.sort());
 	});
 
 	it.each(Object.entries(successes))('%s', async (file, { operation, expected, picture }) => {
-		server().addFault({ match: { kind: operation }, action: { type: 'status', status: 200, body: JSON.parse(payload(file)) } });
+		server().addFault({ match: { kind: operation }, action: { type: 'status', status: 200, body: body(file) } });
 		const { items } = await run(parameters(operation, operation === 'detect' ? { annotatedImageField: 'annotated' } : {}), [carItem()]);
 		expect(items).toHaveLength(1);
 		expect(items[0].json).toMatchObject(expected);
@@ -66,18 +30,13 @@ describe('the shapes the official SDKs and docs show, read by the node', () => {
 	});
 
 	it('ts-sdk.classify.200.empty.json ({}): an invalid answer naming the missing fields, category and confidence', async () => {
-		server().addFault({ match: { kind: 'classify' }, action: { type: 'status', status: 200, body: JSON.parse(payload('ts-sdk.classify.200.empty.json')) } });
+		server().addFault({ match: { kind: 'classify' }, action: { type: 'status', status: 200, body: body(EMPTY_CLASSIFY) } });
 		const failure = await failureOf(run(parameters('classify', { retries: 0 }), [carItem()]));
 		expect(`${failure.message} ${failure.description}`).toMatch(/category: Required.*confidence: Required/);
 	});
 
-	it.each([
-		['py-sdk.error.400.json', 400, 'validation errors'],
-		['ts-sdk.error.400.json', 400, 'validation error'],
-		['py-sdk.error.400.non-json.txt', 400, 'Validation error'],
-	])('%s: a 400 the user reads, sent once', async (file, status, text) => {
-		const body = file.endsWith('.json') ? JSON.parse(payload(file)) : payload(file);
-		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status, body } });
+	it.each(errors)('%s: a 400 the user reads, sent once', async (file, status, text) => {
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status, body: body(file) } });
 		const { items } = await run(parameters('detect'), [carItem()], { continueOnFail: true });
 		expect(items[0].json).toMatchObject({ status, attempts: 1 });
 		expect(`${items[0].json.error} ${items[0].json.description}`).toContain(text);
@@ -85,7 +44,7 @@ describe('the shapes the official SDKs and docs show, read by the node', () => {
 	});
 
 	it.each([502, 503, 504])('py-sdk.error.5xx-retry.json as %d: retried as the SDK does, then reported', async (status) => {
-		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status, body: JSON.parse(payload('py-sdk.error.5xx-retry.json')) } });
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status, body: body(RETRY_5XX) } });
 		const { items } = await run(parameters('detect', { retries: 2 }), [carItem()], { continueOnFail: true });
 		expect(items[0].json).toMatchObject({ status, attempts: 3 });
 		expect(server().requests).toHaveLength(3);

@@ -273,7 +273,7 @@ export async function execute(
 }
 
 /** The result without its image, filtered as the user asked, with counts and a summary of what was kept. */
-export function describeDetections(result: DetectResult, filter: DetectionFilter) {
+function describeDetections(result: DetectResult, filter: DetectionFilter) {
 	const detections = filterDetections(result.detections, filter);
 	const labelsCount = countLabels(detections, result.labelsCount);
 	return {

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { normalizeBaseUrl } from '../contract';
@@ -6,7 +6,7 @@ import { readImageInputs } from '../helpers/imageInput';
 import { readModelId, readRequestSettings } from '../helpers/parameters';
 import { runStoppingAtFirstFailure } from '../helpers/pool';
 import { CREDENTIAL_TYPE } from '../transport';
-import { createRedactor } from '../transport/errors';
+import { createRedactor, errorJson } from '../transport/errors';
 import { classify } from './classify.operation';
 import { detect } from './detect.operation';
 import type { ExecutionContext, ImagePlan, Operation } from './types';
@@ -78,17 +78,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 /** The Continue On Fail item standing in for a failed one: what failed and why, nothing secret. */
 function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
-	const known = error as { message?: string; description?: string | null; errorResponse?: IDataObject };
-	const response = known.errorResponse ?? {};
-	const json: IDataObject = {
-		error: known.message ?? String(error),
-		description: known.description ?? null,
-		status: typeof response.status === 'number' ? response.status : null,
-		code: (response.code as string | null | undefined) ?? null,
-		details: (response.details as IDataObject[] | undefined) ?? [],
-		attempts: (response.attempts as number | undefined) ?? 0,
-	};
-	return { json, pairedItem: { item: itemIndex } };
+	return { json: errorJson(error), pairedItem: { item: itemIndex } };
 }
 
 /** Errors this node raises are already n8n errors with their item; anything else gets wrapped. */
