@@ -69,6 +69,8 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 	let workflowId: string;
 	/** The same workflow with the tool's On Error set to Continue (regular output). */
 	let continuingWorkflowId: string;
+	/** The same workflow with the tool's On Error stored as Stop Workflow. */
+	let stoppingWorkflowId: string;
 	/** Every request the model endpoint received, kept in the n8n folder's logs/ with N8N_E2E_KEEP=1. */
 	const modelLog: unknown[] = [];
 
@@ -94,10 +96,15 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 		// AI Agent 3.1 is 2.x's; 1.x's newest is 3 (the same tools agent)
 		if (home.install.major < 2) wf.nodes.find((n) => n.name === 'AI Agent')!.typeVersion = 3;
 		[workflowId] = await home.importWorkflows(wf);
-		const continuing = structuredClone(wf);
+		// each variant is its own workflow: without an id of its own, an import would replace the first
+		const continuing = { ...structuredClone(wf), id: undefined };
 		continuing.name = `${wf.name} (tool On Error: Continue)`;
 		continuing.nodes.find((n) => n.name === 'Image Inference')!.onError = 'continueRegularOutput';
 		[continuingWorkflowId] = await home.importWorkflows(continuing);
+		const stopping = { ...structuredClone(wf), id: undefined };
+		stopping.name = `${wf.name} (tool On Error: Stop Workflow, stored)`;
+		stopping.nodes.find((n) => n.name === 'Image Inference')!.onError = 'stopWorkflow';
+		[stoppingWorkflowId] = await home.importWorkflows(stopping);
 	});
 
 	afterEach(() => {
@@ -200,23 +207,29 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 		for (const { label, total } of scene.labelsCount) expect(output).toContain(`${total} ${label}`);
 	});
 
-	it('On Error at Stop Workflow, as the editor shows it when nothing is stored: the node raises the error; n8n decides', async () => {
-		model.setScript(callToolThenSumUp({ modelId: UNKNOWN_MODEL, imageUrl: photoUrl, confidence: 0.3 }));
-		const res = await home.execute(workflowId);
-		const message = `Model ${UNKNOWN_MODEL} was not found`;
-		expect(server.requests).toHaveLength(1);
+	it('On Error at Stop Workflow: the node raises the error; stored, the workflow stops; not stored, n8n decides', async () => {
+		const message = `Model ${UNKNOWN_MODEL} was not found (404 Not Found)`;
+		const failingCall = async (id: string) => {
+			server.requests.splice(0);
+			model.requests.splice(0);
+			model.setScript(callToolThenSumUp({ modelId: UNKNOWN_MODEL, imageUrl: photoUrl, confidence: 0.3 }));
+			const res = await home.execute(id);
+			expect(server.requests).toHaveLength(1);
+			return res;
+		};
+		// stored as Stop Workflow: the run stops with the node's error, on both lines
+		const stored = await failingCall(stoppingWorkflowId);
+		expect(stored.ok).toBe(false);
+		expect(String(stored.error)).toContain(message);
+		expect(model.completions()).toHaveLength(1);
+		// nothing stored (the editor shows Stop Workflow): 1.x stops; 2.x gives the agent the error's message itself
+		const unset = await failingCall(workflowId);
 		if (home.install.major >= 2) {
-			// n8n 2.x runs a tool so that its failure goes back to the agent all the same, and the run goes on
-			expect(res.ok).toBe(true);
-			const [result] = toolMessages(model.completions()[1].body);
-			expect(JSON.parse(result.content)).toEqual([
-				{ error: `${message} (404 Not Found)`, description: expect.stringContaining('Check that the Model ID is right'), status: 404 },
-			]);
+			expect(unset.ok).toBe(true);
+			expect(JSON.parse(toolMessages(model.completions()[1].body)[0].content)).toEqual([{ error: message }]);
 		} else {
-			// n8n 1.x stops the workflow with the node's error
-			expect(res.ok).toBe(false);
-			expect(String(res.error)).toContain(message);
-			expect(model.completions()).toHaveLength(1);
+			expect(unset.ok).toBe(false);
+			expect(String(unset.error)).toContain(message);
 		}
 	});
 
