@@ -60,7 +60,8 @@ node -e '
   const input = fs.readFileSync("test/fixtures/car.jpg");
   if (!(isJpeg || isPng) || image.length < 10000 || image.equals(input)) throw new Error(`${summary.annotatedImage} is not an annotated picture`);
   if (!(summary.totalDetections > 0)) throw new Error("the demo detected nothing");
-  console.log(`cold-start: demo wrote ${summary.annotatedImage} (${image.length} bytes); detected ${JSON.stringify(summary.countsByLabel)}; IF branch: ${summary.ifBranch}`);
+  if (summary.email?.attachments?.[0]?.fileName !== summary.annotatedImage) throw new Error("the demo'"'"'s email did not arrive with the annotated picture");
+  console.log(`cold-start: demo wrote ${summary.annotatedImage} (${image.length} bytes); detected ${JSON.stringify(summary.countsByLabel)}; IF branch: ${summary.ifBranch}; emailed: ${summary.email.subject}`);
 '
 run_step tests "${commands[1]}"
 grep -E '^Tests: ' "$work/tests.log" | sed 's/^/cold-start: jest /' || true

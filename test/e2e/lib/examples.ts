@@ -11,6 +11,7 @@
  *        file arrives in the binary field the trigger would have filled (Form Trigger: the field label)
  *   swapNodeForFile(wf, nodeName, filePath, binaryPropertyName?)   same for a non-trigger node
  *        (e.g. Google Drive "Download file")
+ *   useCredential(wf, type, id): WorkflowJson   every node using a credential of that type (e.g. smtp) uses credential id
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -56,4 +57,12 @@ export function feedTriggerWithFile(
 
 export function swapNodeForFile(wf: WorkflowJson, nodeName: string, filePath: string, binaryPropertyName = 'data'): WorkflowJson {
 	return replaceNode(wf, nodeName, readFile(nodeName, filePath, { binaryPropertyName }));
+}
+
+/** Points every node that uses a credential of `type` (e.g. `smtp`) at credential `id`. */
+export function useCredential(wf: WorkflowJson, type: string, id: string): WorkflowJson {
+	const nodes = wf.nodes.map((n) =>
+		n.credentials?.[type] ? { ...n, credentials: { ...n.credentials, [type]: { id, name: `${type} ${id}` } } } : n,
+	);
+	return { ...wf, nodes };
 }

@@ -10,6 +10,8 @@
  *   run-data  nodeItems(), nodeRuns(), nodeError(), executedNodes(), readBinary()
  *   examples  loadExample(), useCredentialAndModels(), feedTriggerWithFile(), swapNodeForFile()
  *   scripted-openai  startScriptedOpenAi() (an OpenAI-compatible chat endpoint answering from a script), toolMessages()
+ *   smtp      startSmtpCapture() (a real SMTP server on 127.0.0.1 keeping what it receives), smtpCredential()
+ *   messengers  startMessengerCapture() (Telegram sendPhoto and a Discord webhook on 127.0.0.1, recording the multipart requests)
  */
 export * from './paths';
 export * from './install';
@@ -21,3 +23,5 @@ export * from './workflow';
 export * from './run-data';
 export * from './examples';
 export * from './scripted-openai';
+export * from './smtp';
+export * from './messengers';
