@@ -19,7 +19,7 @@ import { buildAndPack, contentProblems, openTarball, scanProblems } from './tarb
 const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 const GITHUB_URL = /^(?:git\+)?https:\/\/github\.com\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?\/?$/;
 const PLACEHOLDER = /^(your[-_]|owner$|example|placeholder|todo|xxx|changeme)/i;
-const HOW = 'set "repository" in package.json to the GitHub repository that publishes this package (README, Releasing)';
+const HOW = 'set "repository" in package.json to the GitHub repository that publishes this package (docs/development.md, Releasing)';
 
 const { values: args } = parseArgs({ options: { tarball: { type: 'string' }, root: { type: 'string' } } });
 const root = resolve(args.root ?? join(dirname(fileURLToPath(import.meta.url)), '..'));

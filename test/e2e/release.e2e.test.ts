@@ -19,7 +19,7 @@ import { parse } from 'yaml';
 import { repoRoot } from './lib';
 
 const REPOSITORY = 'acme-vision/n8n-nodes-image-inference';
-/** What package.json holds until a maintainer fills it in (README, Releasing). */
+/** What package.json holds until a maintainer fills it in (docs/development.md, Releasing). */
 const PLACEHOLDER = 'git+https://github.com/YOUR-GITHUB-OWNER/n8n-nodes-image-inference.git';
 const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -149,6 +149,6 @@ describe('Release rehearsal: publish.yml on the tag, up to the publish command',
 			['Release', 1],
 		]);
 		const failures = results[1].output.split('\n').filter((line) => line.startsWith('✗'));
-		expect(failures).toEqual([expect.stringMatching(/^✗ repository: package\.json's "repository" is the placeholder .*YOUR-GITHUB-OWNER.*\(README, Releasing\)$/)]);
+		expect(failures).toEqual([expect.stringMatching(/^✗ repository: package\.json's "repository" is the placeholder .*YOUR-GITHUB-OWNER.*\(docs\/development\.md, Releasing\)$/)]);
 	});
 });

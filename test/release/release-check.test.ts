@@ -83,7 +83,7 @@ describe('npm run release:check', () => {
 		const result = releaseCheck({ manifest: { repository: { type: 'git', url: PLACEHOLDER } } });
 		expect(result.status).toBe(1);
 		expect(result.failed).toEqual([
-			`✗ repository: package.json's "repository" is the placeholder ${PLACEHOLDER}: set "repository" in package.json to the GitHub repository that publishes this package (README, Releasing)`,
+			`✗ repository: package.json's "repository" is the placeholder ${PLACEHOLDER}: set "repository" in package.json to the GitHub repository that publishes this package (docs/development.md, Releasing)`,
 		]);
 	});
 
