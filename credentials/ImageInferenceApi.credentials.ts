@@ -10,14 +10,12 @@ import type {
 import {
 	API_KEY_HEADER,
 	API_KEY_QUERY_PARAMETER,
+	BASE_URL_EXPRESSION,
 	DEFAULT_BASE_URL,
 	NIL_UUID,
 	normalizeBaseUrl,
 	predictPath,
 } from '../nodes/ImageInference/contract';
-
-/** Where the service expects the key: the X-API-Key header or the api-key query parameter. */
-export type ApiKeyPlacement = 'header' | 'query';
 
 export class ImageInferenceApi implements ICredentialType {
 	name = 'imageInferenceApi';
@@ -93,7 +91,7 @@ export class ImageInferenceApi implements ICredentialType {
 	 */
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl ? $credentials.baseUrl.trim().replace(/\\/+$/, "") : "https://api.epigos.ai"}}',
+			baseURL: BASE_URL_EXPRESSION,
 			url: predictPath('detect', NIL_UUID),
 			method: 'POST',
 			body: {},

@@ -10,14 +10,18 @@ export const API_KEY_HEADER = 'X-API-Key';
 export const API_KEY_QUERY_PARAMETER = 'api-key';
 export const UNAUTHORIZED_MESSAGE = 'Invalid or missing credentials';
 
+const TRAILING_SLASHES = /\/+$/;
+
 /** The base URL as configured, without trailing slashes (the spec's paths start with one). */
 export function normalizeBaseUrl(baseUrl: unknown): string {
 	const text = typeof baseUrl === 'string' && baseUrl.trim() !== '' ? baseUrl.trim() : DEFAULT_BASE_URL;
-	return text.replace(/\/+$/, '');
+	return text.replace(TRAILING_SLASHES, '');
 }
 
-export const PREDICTION_KINDS = ['detect', 'classify'] as const;
-export type PredictionKind = (typeof PREDICTION_KINDS)[number];
+/** The same normalisation as an n8n expression over the credential (for its test request). */
+export const BASE_URL_EXPRESSION = `={{$credentials.baseUrl && $credentials.baseUrl.trim() ? $credentials.baseUrl.trim().replace(${TRAILING_SLASHES.toString()}, "") : "${DEFAULT_BASE_URL}"}}`;
+
+export type PredictionKind = 'detect' | 'classify';
 
 /** `{base_url}/predict/{kind}/{model_id}/`, trailing slash kept as the service defines it. */
 export function predictPath(kind: PredictionKind, modelId: string): string {
@@ -70,9 +74,8 @@ export const labelCountSchema = z.object({
 export type LabelCount = z.infer<typeof labelCountSchema>;
 
 /**
- * ObjectDetectionResult. The spec disallows additional properties, but it is "still in
- * development": the node reads with this (unknown fields are ignored, not fatal) while the
- * reference server holds itself to `.strict()` of it.
+ * ObjectDetectionResult as the spec documents it. The reference server holds its full answers
+ * to `.strict()` of it; the node reads answers with the tolerant `detectAnswerSchema`.
  */
 export const detectResultSchema = z.object({
 	detections: z.array(detectedObjectSchema),
@@ -80,6 +83,33 @@ export const detectResultSchema = z.object({
 	labelsCount: z.array(labelCountSchema),
 });
 export type DetectResult = z.infer<typeof detectResultSchema>;
+
+/** Totals per label, in order of first appearance. */
+function tallyLabels(detections: ReadonlyArray<{ label: string }>): LabelCount[] {
+	const totals = new Map<string, number>();
+	for (const { label } of detections) totals.set(label, (totals.get(label) ?? 0) + 1);
+	return [...totals].map(([label, total]) => ({ label, total }));
+}
+
+/**
+ * How the node reads a detection answer: only `detections` is required, as the official SDKs
+ * read it (the Python SDK's mocks have no `labelsCount`, and no `image` when not annotated).
+ * A missing `labelsCount` is counted from the detections; a missing `image` is no picture.
+ * Unknown fields are ignored.
+ */
+export const detectAnswerSchema = z
+	.object({
+		detections: z.array(detectedObjectSchema),
+		image: z.string().nullable().optional(),
+		labelsCount: z.array(labelCountSchema).optional(),
+	})
+	.transform(
+		(answer): DetectResult => ({
+			detections: answer.detections,
+			image: answer.image ?? null,
+			labelsCount: answer.labelsCount ?? tallyLabels(answer.detections),
+		}),
+	);
 
 export const classPredictionSchema = z.object({
 	category: z.string(),
@@ -93,7 +123,25 @@ export const classifyResultSchema = z.object({
 });
 export type ClassifyResult = z.infer<typeof classifyResultSchema>;
 
-export const ERROR_LOCATIONS = ['query', 'body', 'path', 'header'] as const;
+/**
+ * How the node reads a classification answer: `category` and `confidence` are required (the
+ * public docs mark only these); a missing `predictions` is the one prediction given.
+ */
+export const classifyAnswerSchema = z
+	.object({
+		category: z.string(),
+		confidence: z.number(),
+		predictions: z.array(classPredictionSchema).optional(),
+	})
+	.transform(
+		(answer): ClassifyResult => ({
+			category: answer.category,
+			confidence: answer.confidence,
+			predictions: answer.predictions ?? [{ category: answer.category, confidence: answer.confidence }],
+		}),
+	);
+
+const ERROR_LOCATIONS = ['query', 'body', 'path', 'header'] as const;
 
 export const errorDetailSchema = z.object({
 	location: z.enum(ERROR_LOCATIONS),

@@ -5,51 +5,49 @@
  * leaves it out (starting n8n would double the smoke's time); `npm run bench -- --smoke
  * --only=batch` runs it on two small photos in 2.x.
  */
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-
-import { DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION, fixture, isInstalled } from '../e2e/lib';
+import { DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION, isInstalled } from '../e2e/lib';
 import type { BatchResult } from './phone-batch';
 import { runPhoneBatch } from './phone-batch';
-import { PHOTO_FOLDER, phonePhotos } from './phone-photos';
+import { phonePhotos, smallPhotos } from './phone-photos';
 
 const CONCURRENCY = 5;
 const LATENCY_MS = 1000;
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
 
-export async function phoneBatchRows(smoke: boolean, asked: boolean): Promise<string[][]> {
+/**
+ * The rows, each run on its own: a run that fails (an n8n that could not be installed, a service
+ * that would not start) gives a FAILED row with the reason, and the runs after it still run.
+ * `installFailures`: the versions that could not be installed before the benchmarks started.
+ */
+export async function phoneBatchRows(smoke: boolean, asked: boolean, installFailures: Map<string, string>): Promise<{ rows: string[][]; failed: boolean }> {
+	if (smoke && !asked) return { rows: [['6. Phone photos in real n8n', 'left out of the smoke run (npm run bench -- --smoke --only=batch runs it)', '', '']], failed: false };
+	const runs = smoke
+		? [{ version: DEFAULT_N8N_VERSION, queue: false }]
+		: [DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION].map((version) => ({ version, queue: false })).concat({ version: DEFAULT_N8N_VERSION, queue: true });
 	const rows: string[][] = [];
-	if (smoke && !asked) return [['6. Phone photos in real n8n', 'left out of the smoke run (npm run bench -- --smoke --only=batch runs it)', '', '']];
-	const versions = smoke ? [DEFAULT_N8N_VERSION] : [DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION];
-	for (const version of versions) {
-		if (!isInstalled(version) && (smoke || version !== DEFAULT_N8N_VERSION)) {
-			rows.push([`6. Phone photos in real n8n ${version}`, 'skipped: n8n not installed (npm run test:e2e installs it)', '', '']);
-			continue;
+	let failed = false;
+	for (const { version, queue } of runs) {
+		try {
+			const installFailure = installFailures.get(version);
+			if (installFailure) throw new Error(installFailure);
+			if (!isInstalled(version)) throw new Error(`n8n ${version} is not installed`);
+			const result = await runPhoneBatch({
+				version,
+				photos: smoke ? smallPhotos() : phonePhotos((line) => process.stderr.write(`${line}\n`)),
+				concurrency: CONCURRENCY,
+				latencyMs: LATENCY_MS,
+				warmUp: smoke ? 1 : CONCURRENCY,
+				queue,
+				log: (line) => process.stderr.write(`${line}\n`),
+			});
+			rows.push(describe(result));
+		} catch (error) {
+			failed = true;
+			const why = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+			rows.push([`6. Phone photos in real n8n ${version}${queue ? ' queue mode' : ''}`, `FAILED: ${why}`, '', '']);
 		}
-		const photos = smoke ? smokePhotos() : phonePhotos((line) => process.stderr.write(`${line}\n`));
-		const result = await runPhoneBatch({
-			version,
-			photos,
-			concurrency: CONCURRENCY,
-			latencyMs: LATENCY_MS,
-			warmUp: smoke ? 1 : CONCURRENCY,
-			log: (line) => process.stderr.write(`${line}\n`),
-		});
-		rows.push(describe(result));
 	}
-	if (!smoke && isInstalled(DEFAULT_N8N_VERSION)) {
-		const result = await runPhoneBatch({
-			version: DEFAULT_N8N_VERSION,
-			photos: phonePhotos((line) => process.stderr.write(`${line}\n`)),
-			concurrency: CONCURRENCY,
-			latencyMs: LATENCY_MS,
-			warmUp: CONCURRENCY,
-			queue: true,
-			log: (line) => process.stderr.write(`${line}\n`),
-		});
-		rows.push(describe(result));
-	}
-	return rows;
+	return { rows, failed };
 }
 
 function describe(result: BatchResult): string[] {
@@ -68,14 +66,4 @@ function describe(result: BatchResult): string[] {
 			`(first request after ${fixed(result.firstRequestMs / 1000)} s, uploads ${fixed(result.meanUploadMs, 0)} ms each); ${outcome}`,
 		result.version.startsWith('1.') ? 'reported (1.x keeps binary data in memory)' : result.measured === 'worker' ? 'reported (queue mode)' : '≤ 3 ×',
 	];
-}
-
-/** Two small photos (the project's own) for the smoke run, beside the phone photos. */
-function smokePhotos(): string[] {
-	mkdirSync(PHOTO_FOLDER, { recursive: true });
-	return ['car.jpg', 'dog.jpg'].map((name) => {
-		const target = join(PHOTO_FOLDER, `smoke-${name}`);
-		if (!existsSync(target)) copyFileSync(fixture(name), target);
-		return target;
-	});
 }

@@ -16,7 +16,7 @@ import { basename } from 'node:path';
 
 import { code, createN8nHome, imageInference, imageInferenceCredential, node, packPackage, readBinary, readFile, workflow } from '../e2e/lib';
 import type { BinaryRef } from '../e2e/lib';
-import { queueModeEnv, startPostgres, startRedis } from '../e2e/lib/services';
+import { queueModeEnv, startQueueServices } from '../e2e/lib/services';
 import { SYNTHETIC_DETECT_MODEL } from './models';
 import { phoneAnswers } from './phone-answers';
 import { PHOTO_FOLDER, phonePhotos } from './phone-photos';
@@ -99,8 +99,11 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult>
 		options.latencyMs,
 	);
 	packPackage();
-	const [postgres, redis] = options.queue ? await Promise.all([startPostgres(), startRedis()]) : [];
-	const env = postgres && redis ? queueModeEnv(postgres, redis, 'bull-bench') : undefined;
+	const queue = options.queue ? await startQueueServices().catch(async (error: unknown) => {
+		await service.close();
+		throw error;
+	}) : undefined;
+	const env = queue ? queueModeEnv(queue.pg, queue.redis, 'bull-bench') : undefined;
 	const home = await createN8nHome({ version: options.version, fileAccessDirs: [PHOTO_FOLDER], env });
 	const major = Number(options.version.split('.')[0]);
 	const binaryMode = options.queue ? 'database' : major >= 2 ? 'filesystem' : 'default';
@@ -215,8 +218,7 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult>
 	} finally {
 		await home.dispose();
 		await service.close();
-		await redis?.stop();
-		await postgres?.stop();
+		await queue?.stop();
 	}
 }
 

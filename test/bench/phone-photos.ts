@@ -5,7 +5,7 @@
  * mirror-tiled at 1:1, as texture), encoded at JPEG quality 100 (no chroma subsampling). Made once
  * (a few seconds each) and cached outside the clone, beside the n8n installs.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import jpeg from 'jpeg-js';
@@ -131,4 +131,14 @@ function crop43(image: RgbaImage): RgbaImage {
 function mirrorIndex(position: number, size: number): number {
 	const period = position % (2 * size);
 	return period < size ? period : 2 * size - 1 - period;
+}
+
+/** The project's two small photos (car.jpg, dog.jpg), copied beside the phone photos (their answers are cached there). */
+export function smallPhotos(): string[] {
+	mkdirSync(PHOTO_FOLDER, { recursive: true });
+	return ['car.jpg', 'dog.jpg'].map((name) => {
+		const target = join(PHOTO_FOLDER, `smoke-${name}`);
+		if (!existsSync(target)) copyFileSync(fixture(name), target);
+		return target;
+	});
 }

@@ -67,6 +67,10 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 	let home: N8nHome;
 	let photoUrl: string;
 	let workflowId: string;
+	/** The same workflow with the tool's On Error set to Continue (regular output). */
+	let continuingWorkflowId: string;
+	/** The same workflow with the tool's On Error stored as Stop Workflow. */
+	let stoppingWorkflowId: string;
 	/** Every request the model endpoint received, kept in the n8n folder's logs/ with N8N_E2E_KEEP=1. */
 	const modelLog: unknown[] = [];
 
@@ -92,6 +96,15 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 		// AI Agent 3.1 is 2.x's; 1.x's newest is 3 (the same tools agent)
 		if (home.install.major < 2) wf.nodes.find((n) => n.name === 'AI Agent')!.typeVersion = 3;
 		[workflowId] = await home.importWorkflows(wf);
+		// each variant is its own workflow: without an id of its own, an import would replace the first
+		const continuing = { ...structuredClone(wf), id: undefined };
+		continuing.name = `${wf.name} (tool On Error: Continue)`;
+		continuing.nodes.find((n) => n.name === 'Image Inference')!.onError = 'continueRegularOutput';
+		[continuingWorkflowId] = await home.importWorkflows(continuing);
+		const stopping = { ...structuredClone(wf), id: undefined };
+		stopping.name = `${wf.name} (tool On Error: Stop Workflow, stored)`;
+		stopping.nodes.find((n) => n.name === 'Image Inference')!.onError = 'stopWorkflow';
+		[stoppingWorkflowId] = await home.importWorkflows(stopping);
 	});
 
 	afterEach(() => {
@@ -111,8 +124,8 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 		model.requests.splice(0);
 	});
 
-	const runAgent = async (): Promise<{ res: ExecuteResult; output: string }> => {
-		const res = await home.execute(workflowId);
+	const runAgent = async (id = workflowId): Promise<{ res: ExecuteResult; output: string }> => {
+		const res = await home.execute(id);
 		if (!res.ok) throw new Error(`the agent workflow failed in n8n: ${res.error}\n${res.stdout.slice(-3000)}`);
 		const [item] = nodeItems(res.run!, 'AI Agent');
 		return { res, output: String(item.json.output) };
@@ -194,9 +207,35 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 		for (const { label, total } of scene.labelsCount) expect(output).toContain(`${total} ${label}`);
 	});
 
-	it('a failing call (unknown model, 404) comes back to the model as a readable error; the workflow finishes', async () => {
+	it('On Error at Stop Workflow: the node raises the error; stored, the workflow stops; not stored, n8n decides', async () => {
+		const message = `Model ${UNKNOWN_MODEL} was not found (404 Not Found)`;
+		const failingCall = async (id: string) => {
+			server.requests.splice(0);
+			model.requests.splice(0);
+			model.setScript(callToolThenSumUp({ modelId: UNKNOWN_MODEL, imageUrl: photoUrl, confidence: 0.3 }));
+			const res = await home.execute(id);
+			expect(server.requests).toHaveLength(1);
+			return res;
+		};
+		// stored as Stop Workflow: the run stops with the node's error, on both lines
+		const stored = await failingCall(stoppingWorkflowId);
+		expect(stored.ok).toBe(false);
+		expect(String(stored.error)).toContain(message);
+		expect(model.completions()).toHaveLength(1);
+		// nothing stored (the editor shows Stop Workflow): 1.x stops; 2.x gives the agent the error's message itself
+		const unset = await failingCall(workflowId);
+		if (home.install.major >= 2) {
+			expect(unset.ok).toBe(true);
+			expect(JSON.parse(toolMessages(model.completions()[1].body)[0].content)).toEqual([{ error: message }]);
+		} else {
+			expect(unset.ok).toBe(false);
+			expect(String(unset.error)).toContain(message);
+		}
+	});
+
+	it('On Error at Continue: a failing call (unknown model, 404) comes back to the model as a readable error; the workflow finishes', async () => {
 		model.setScript(callToolThenSumUp({ modelId: UNKNOWN_MODEL, imageUrl: photoUrl, confidence: 0.3 }));
-		const { res, output } = await runAgent();
+		const { res, output } = await runAgent(continuingWorkflowId);
 
 		expect(server.requests).toHaveLength(1);
 		expect(server.requests[0].path).toBe(`/predict/detect/${UNKNOWN_MODEL}/`);

@@ -20,7 +20,8 @@ import * as path from 'path';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
 import { decodeImage, encodeImage } from '../reference-server/image-codec';
 import { createN8nHome, fixture, imageInferenceCredential, type N8nHome, type N8nServer, type WorkflowJson } from './lib';
-import { queueModeEnv, startPostgres, startRedis, type PostgresService, type RedisService } from './lib/services';
+import { queueModeEnv, startQueueServices, type QueueServices } from './lib/services';
+import { postUploads, type Upload } from './lib/uploads';
 
 const REQUESTS = 60;
 const WORKFLOW = JSON.parse(
@@ -28,11 +29,6 @@ const WORKFLOW = JSON.parse(
 ) as WorkflowJson;
 const CREDENTIAL_ID = 'queueImgInfCred1';
 const WEBHOOK_PATH = 'image-inference-queue';
-
-interface Upload {
-	name: string;
-	bytes: Buffer;
-}
 
 /** car.jpg and dog.jpg, and variants of each (mirrored, darker): six inputs with six different answers. */
 function uploads(): Upload[] {
@@ -58,8 +54,7 @@ function uploads(): Upload[] {
 }
 
 describe('Image Inference in n8n queue mode (main + 2 workers, Postgres, Redis)', () => {
-	let pg: PostgresService | undefined;
-	let redis: RedisService | undefined;
+	let services: QueueServices | undefined;
 	let server: ReferenceServer | undefined;
 	let home: N8nHome | undefined;
 	let main: N8nServer;
@@ -68,10 +63,11 @@ describe('Image Inference in n8n queue mode (main + 2 workers, Postgres, Redis)'
 
 	beforeAll(async () => {
 		const t0 = Date.now();
-		[pg, redis, server] = await Promise.all([startPostgres(), startRedis(), startReferenceServer({ latencyMs: 40 })]);
+		services = await startQueueServices();
+		server = await startReferenceServer({ latencyMs: 40 });
 		home = await createN8nHome({
 			// every process of this home talks only to this Redis and this Postgres
-			env: { ...queueModeEnv(pg, redis, 'bull-e2e'), EXECUTIONS_DATA_PRUNE: 'false' },
+			env: { ...queueModeEnv(services.pg, services.redis, 'bull-e2e'), EXECUTIONS_DATA_PRUNE: 'false' },
 		});
 		await home.importCredentials(
 			imageInferenceCredential(CREDENTIAL_ID, { baseUrl: server.url, apiKey: server.apiKey, sendAs: 'header' }, 'Image Inference (reference server)'),
@@ -91,7 +87,7 @@ describe('Image Inference in n8n queue mode (main + 2 workers, Postgres, Redis)'
 			home.start({ command: 'worker', logFile: path.join(home.logsDir, 'worker-2.log') }),
 		]);
 		process.stdout.write(
-			`[queue e2e] Postgres ${pg.port}, Redis ${redis.port}, main ${main.port}, workers broker ports ` +
+			`[queue e2e] Postgres ${services.pg.port}, Redis ${services.redis.port}, main ${main.port}, workers broker ports ` +
 				`${workers.map((w) => w.brokerPort).join('/')}; setup ${((t1 - t0) / 1000).toFixed(1)} s, ` +
 				`n8n processes up in ${((Date.now() - t1) / 1000).toFixed(1)} s\n`,
 		);
@@ -101,8 +97,7 @@ describe('Image Inference in n8n queue mode (main + 2 workers, Postgres, Redis)'
 		for (const w of workers) await w.stop().catch(() => undefined);
 		await home?.dispose();
 		await server?.close();
-		await redis?.stop();
-		await pg?.stop();
+		await services?.stop();
 	}, 120_000);
 
 	it(`answers ${REQUESTS} concurrent webhook uploads with each input's annotated image, spread over both workers`, async () => {
@@ -120,24 +115,7 @@ describe('Image Inference in n8n queue mode (main + 2 workers, Postgres, Redis)'
 
 		const url = `${main.url}/webhook/${WEBHOOK_PATH}`;
 		const started = Date.now();
-		const results = await Promise.all(
-			Array.from({ length: REQUESTS }, async (_, i) => {
-				const input = inputs[i % inputs.length];
-				const name = input.name.replace(/\.jpg$/, `-${i}.jpg`);
-				try {
-					const res = await fetch(url, {
-						method: 'POST',
-						headers: { 'content-type': 'image/jpeg', 'content-disposition': `attachment; filename="${name}"` },
-						body: input.bytes,
-						signal: AbortSignal.timeout(180_000),
-					});
-					const body = Buffer.from(await res.arrayBuffer());
-					return { i, name, input: i % inputs.length, status: res.status, headers: res.headers, body, ms: Date.now() - started };
-				} catch (e) {
-					return { i, name, input: i % inputs.length, status: 0, headers: new Headers(), body: Buffer.from(String(e)), ms: Date.now() - started };
-				}
-			}),
-		);
+		const results = await postUploads(url, inputs, REQUESTS);
 		const elapsed = Date.now() - started;
 
 		const failed = results.filter((r) => r.status !== 200);
@@ -164,7 +142,7 @@ describe('Image Inference in n8n queue mode (main + 2 workers, Postgres, Redis)'
 		expect(main.process.output()).not.toMatch(/Worker started execution/);
 
 		// n8n's own record in Postgres: 60 successful webhook executions of this workflow
-		const rows = pg!.query(
+		const rows = services!.pg.query(
 			`SELECT mode, status, count(*) FROM execution_entity WHERE "workflowId" = '${workflowId}' GROUP BY mode, status`,
 		);
 		expect(rows).toEqual([['webhook', 'success', String(REQUESTS)]]);

@@ -58,6 +58,11 @@ export interface RunOptions {
 	onError?: INode['onError'];
 	/** Store files as n8n 1.x does: without `bytes`, their size only in the store's metadata. */
 	sizeInMetadataOnly?: boolean;
+	/**
+	 * The binary data store the files are in: `filesystem` (n8n's default from 2.0; streams read in
+	 * chunks) or `database` (queue mode's default; any stream is the whole file read first).
+	 */
+	binaryMode?: 'filesystem' | 'database';
 }
 
 export interface SentRequest {
@@ -73,7 +78,7 @@ export interface RunResult {
 	bytes(item: INodeExecutionData, field: string): Buffer;
 	sent: SentRequest[];
 	logged: string[];
-	/** How the node read its input files: whole (getBinaryDataBuffer) or streamed (bytes taken). */
+	/** How the node read its input files: whole (getBinaryDataBuffer, or any stream from the database) or streamed (bytes taken). */
 	reads: { whole: number; streamedBytes: number };
 }
 
@@ -86,15 +91,18 @@ const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 128 }), 
 export class BinaryStore {
 	private readonly files = new Map<string, Buffer>();
 
-	constructor(private readonly sizeInMetadataOnly = false) {}
+	constructor(
+		private readonly sizeInMetadataOnly = false,
+		readonly mode: 'filesystem' | 'database' = 'filesystem',
+	) {}
 
 	put(bytes: Buffer, meta: { fileName?: string; mimeType?: string }): IBinaryData {
-		const id = `harness:${randomUUID()}`;
+		const id = `${this.mode === 'database' ? 'database' : 'filesystem-v2'}:${randomUUID()}`;
 		this.files.set(id, bytes);
 		const extension = meta.fileName?.includes('.') ? meta.fileName.split('.').pop() : undefined;
 		return {
 			id,
-			data: 'filesystem-v2',
+			data: this.mode === 'database' ? 'database' : 'filesystem-v2',
 			mimeType: meta.mimeType ?? 'application/octet-stream',
 			fileName: meta.fileName,
 			fileExtension: extension,
@@ -111,7 +119,7 @@ export class BinaryStore {
 }
 
 export async function runNode(options: RunOptions): Promise<RunResult> {
-	const store = new BinaryStore(options.sizeInMetadataOnly);
+	const store = new BinaryStore(options.sizeInMetadataOnly, options.binaryMode);
 	const node: INode = {
 		id: randomUUID(),
 		name: 'Image Inference',
@@ -141,7 +149,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const context = {
 		getInputData: () => inputItems,
 		getNode: () => node,
-		continueOnFail: () => options.continueOnFail ?? false,
+		// as n8n: either Continue setting of On Error is Continue On Fail
+		continueOnFail: () => options.continueOnFail ?? (options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput'),
 		getExecutionCancelSignal: () => options.signal,
 		getCredentials: async (type: string) => {
 			if (type !== credential.name) throw new Error(`unknown credential type ${type}`);
@@ -160,9 +169,14 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 				reads.whole++;
 				return store.get(binary);
 			},
-			// as n8n's filesystem mode does it: the file read in chunks of the size asked for
+			// as n8n's stores do it: the filesystem reads the file in chunks of the size asked for; the
+			// database reads it whole, whatever part of it is then read
 			async getBinaryStream(binaryDataId: string, chunkSize = 64 * 1024) {
 				const bytes = store.get({ id: binaryDataId } as IBinaryData);
+				if (store.mode === 'database') {
+					reads.whole++;
+					return Readable.from([bytes]);
+				}
 				return Readable.from(
 					(function* () {
 						for (let start = 0; start < bytes.length; start += chunkSize) {

@@ -3,7 +3,8 @@ import { decodeImage } from '../reference-server/image-codec';
 import type { InputItem } from '../harness/execute';
 import { FILE_HEAD_BYTES } from '../../nodes/ImageInference/helpers/imageInput';
 import { SAMPLE_PDF } from '../harness/images';
-import { CAR, DOG, carItem, classifyParameters, detectParameters, failureOf, pngOf, useServer } from './setup';
+import type { ReferenceServer } from '../reference-server';
+import { CAR, DOG, carItem, classifyParameters, detectParameters, failureOf, fixture, pngOf, useServer } from './setup';
 
 type Detection = { label: string; confidence: number; x: number; y: number; width: number; height: number };
 
@@ -11,6 +12,20 @@ const PDF = SAMPLE_PDF;
 const CAR_PNG = pngOf(CAR);
 
 /** An e-mail-like item: a photo, a PDF and a PNG, as Gmail names attachments. */
+/** car.jpg and dog.jpg tiled 2×2 (test/fixtures/README.md): several objects of several labels to the real detector. */
+const GRID = fixture('car-dog-grid.jpg');
+const gridItem = (): InputItem => ({ binary: { data: { bytes: GRID, fileName: 'car-dog-grid.jpg', mimeType: 'image/jpeg' } } });
+/** The server's answer for the grid, with what the filter tests rely on checked first. */
+function gridAnswer(server: ReferenceServer) {
+	const answer = server.predict('detect', GRID, {});
+	const confidences = answer.detections.map((d) => d.confidence);
+	expect(confidences).toEqual([...confidences].sort((a, b) => b - a));
+	expect(answer.labelsCount.length).toBeGreaterThanOrEqual(2);
+	expect(answer.labelsCount.find(({ label }) => label === 'dog')?.total).toBeGreaterThanOrEqual(2);
+	expect(answer.detections[0].label).toBe('dog');
+	return answer;
+}
+
 const mailItem = (): InputItem => ({
 	json: { subject: 'Delivery' },
 	binary: {
@@ -135,6 +150,48 @@ describe('checking files before any request', () => {
 	);
 });
 
+describe("n8n's database binary mode: each file read once", () => {
+	const { server, run } = useServer();
+	const detected = (bytes: Buffer) => ({ detections: server().predict('detect', bytes, {}).detections, ...sizeOf(bytes) });
+
+	it('reads each image whole once, for its request; a file its mime type calls no image is not read at all', async () => {
+		const { items, reads } = await run(
+			detectParameters(server(), { imageSource: 'allImages' }),
+			[mailItem(), carItem(), { binary: { data: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg' } } }],
+			{ binaryMode: 'database' },
+		);
+		expect(items.map((item) => [item.json.field, item.pairedItem])).toEqual([
+			['attachment_0', { item: 0 }],
+			['attachment_2', { item: 0 }],
+			['data', { item: 1 }],
+			['data', { item: 2 }],
+		]);
+		expect(items.map((item) => item.json)).toMatchObject([detected(DOG), detected(CAR_PNG), detected(CAR), detected(DOG)]);
+		expect(items[0].json.skippedFiles).toEqual([{ field: 'attachment_1', fileName: 'invoice.pdf', mimeType: 'application/pdf' }]);
+		expect(server().requests).toHaveLength(4);
+		expect(reads).toEqual({ whole: 4, streamedBytes: 0 });
+	});
+
+	it('a file whose bytes are no image, though its mime type says so, fails at its own turn, before its request', async () => {
+		const disguised: InputItem = { binary: { data: { bytes: PDF, fileName: 'scan.jpg', mimeType: 'image/jpeg' } } };
+		const { items } = await run(detectParameters(server()), [carItem(), disguised, carItem()], { binaryMode: 'database', continueOnFail: true });
+		expect(items.map((item) => item.json.error ?? item.json.totalDetections)).toEqual([
+			detected(CAR).detections.length,
+			'The file in binary field "data" is not an image',
+			detected(CAR).detections.length,
+		]);
+		expect(items[1].pairedItem).toEqual({ item: 1 });
+		expect(server().requests).toHaveLength(2);
+	});
+
+	it('a named file whose mime type is no image is refused before any request', async () => {
+		const pdf: InputItem = { binary: { data: { bytes: PDF, fileName: 'invoice.pdf', mimeType: 'application/pdf' } } };
+		const error = await failureOf(run(detectParameters(server()), [carItem(), pdf], { binaryMode: 'database' }));
+		expect(error).toMatchObject({ message: 'The file in binary field "data" is not an image', itemIndex: 1 });
+		expect(server().requests).toHaveLength(0);
+	});
+});
+
 describe('one item per object', () => {
 	const { server, run } = useServer();
 	const carDetections = () => server().predict('detect', CAR, {}).detections as Detection[];
@@ -177,15 +234,16 @@ describe('one item per object', () => {
 		expect(kept.items[0].binary?.data.fileName).toBe('car.annotated.jpg');
 	});
 
-	it('keeps the most confident Max Objects, after the label filter', async () => {
-		const [first] = carDetections();
+	it('keeps the most confident Max Objects, after the label filter (several objects of several labels)', async () => {
+		const answer = gridAnswer(server());
+		const dogs = answer.detections.filter((d) => d.label === 'dog');
 		const { items } = await run(
-			detectParameters(server(), { outputItems: 'object', options: { onlyLabels: first.label, maxObjects: 2 } }),
-			[carItem()],
+			detectParameters(server(), { outputItems: 'object', options: { onlyLabels: 'dog', maxObjects: 1 } }),
+			[gridItem()],
 		);
-		const expected = expectedDetections(carDetections(), { only: [first.label], max: 2 }).detections;
-		expect(items.map(({ json: { label, confidence, x, y, width, height } }) => ({ label, confidence, x, y, width, height }))).toEqual(expected);
-		expect(items.every((item) => item.json.objectCount === expected.length)).toBe(true);
+		// the server lists the most confident first (checked in gridAnswer): the first dog is the one kept
+		expect(items.map(({ json: { label, confidence, x, y, width, height } }) => ({ label, confidence, x, y, width, height }))).toEqual([dogs[0]]);
+		expect(items[0].json.objectCount).toBe(1);
 	});
 });
 
@@ -193,17 +251,40 @@ describe('label filters, output images, size and summary (one item per image)', 
 	const { server, run } = useServer();
 	const carDetections = () => server().predict('detect', CAR, {}).detections as Detection[];
 
-	it.each([
-		['Only These Labels as text', (label: string) => ({ onlyLabels: ` ${label} ` }), (label: string) => ({ only: [label] })],
-		['Only These Labels as a list', (label: string) => ({ onlyLabels: [label] }), (label: string) => ({ only: [label] })],
-		['Ignore These Labels', (label: string) => ({ ignoreLabels: `${label},nothing-like-it` }), (label: string) => ({ ignore: [label] })],
-		['Max Objects', () => ({ maxObjects: 1 }), () => ({ max: 1 })],
-	])('%s: detections, counts and summary follow the filter', async (_, options, filter) => {
-		const { label } = carDetections()[0];
-		const { items } = await run(detectParameters(server(), { options: options(label) }), [carItem()]);
-		const expected = expectedDetections(carDetections(), filter(label));
-		expect(items[0].json).toMatchObject(expected);
-		expect(items[0].json.labelsCount).toEqual(Object.entries(expected.countsByLabel).map(([l, total]) => ({ label: l, total })));
+	describe('on a photo the detector reads as several objects of several labels', () => {
+		const counts = () => Object.fromEntries(gridAnswer(server()).labelsCount.map(({ label, total }) => [label, total]));
+
+		it.each([
+			['Only These Labels as text', { onlyLabels: ' dog ' }],
+			['Only These Labels as a list', { onlyLabels: ['dog'] }],
+		])('%s: only the dogs are kept, counted and summed up', async (_, options) => {
+			const answer = gridAnswer(server());
+			const { items } = await run(detectParameters(server(), { options }), [gridItem()]);
+			expect(items[0].json).toMatchObject({
+				detections: answer.detections.filter((d) => d.label === 'dog'),
+				labelsCount: [{ label: 'dog', total: counts().dog }],
+				countsByLabel: { dog: counts().dog },
+				totalDetections: counts().dog,
+				summary: `${counts().dog} dog`,
+			});
+		});
+
+		it('Ignore These Labels: every label but dog is kept, with the server’s counts', async () => {
+			const answer = gridAnswer(server());
+			const { items } = await run(detectParameters(server(), { options: { ignoreLabels: 'dog,nothing-like-it' } }), [gridItem()]);
+			const others = answer.labelsCount.filter(({ label }) => label !== 'dog');
+			expect(items[0].json).toMatchObject({
+				detections: answer.detections.filter((d) => d.label !== 'dog'),
+				labelsCount: others,
+				totalDetections: answer.detections.length - counts().dog,
+			});
+		});
+
+		it('Max Objects 2: the two most confident, whatever their label', async () => {
+			const answer = gridAnswer(server());
+			const { items } = await run(detectParameters(server(), { options: { maxObjects: 2 } }), [gridItem()]);
+			expect(items[0].json).toMatchObject({ detections: answer.detections.slice(0, 2), totalDetections: 2 });
+		});
 	});
 
 	it('a filter that removes everything is zero objects, not an error', async () => {

@@ -59,6 +59,23 @@ describe('bad inputs are refused before any request', () => {
 		expect(server().requests).toHaveLength(1);
 	});
 
+	it('with Continue On Fail, request settings are read per item: a bad or differing one fails its item alone', async () => {
+		const options = [{ retries: 0 }, { concurrency: 0 }, { concurrency: 3 }, { retries: 2 }, { timeout: -1 }];
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 503 } });
+		const { items: output } = await run(
+			detectParameters(server(), { options: (index: number) => options[index] }),
+			options.map(() => carItem()),
+			{ continueOnFail: true },
+		);
+		expect(output.map((item) => item.pairedItem)).toEqual(options.map((_, item) => ({ item })));
+		expect(output[0].json).toMatchObject({ status: 503, attempts: 1 });
+		expect(output[1].json.error).toMatch(/Concurrency must be a whole number from 1 to 50/);
+		expect(output[2].json.error).toMatch(/Concurrency is 3 for this item but 5 for item 0/);
+		expect(output[3].json).toMatchObject({ status: 503, attempts: 3 });
+		expect(output[4].json.error).toMatch(/Timeout/);
+		expect(server().requests).toHaveLength(4);
+	});
+
 	it('refuses a Concurrency of 0', async () => {
 		const failure = await failureOf(run(detectParameters(server(), { options: { concurrency: 0 } }), [carItem()]));
 		expect(failure.message).toMatch(/Concurrency must be a whole number from 1 to 50/);

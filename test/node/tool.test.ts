@@ -6,7 +6,6 @@ import {
 	MAX_TOOL_LABEL_LENGTH,
 	MAX_TOOL_PREDICTIONS,
 	MAX_TOOL_RESULT_CHARS,
-	TOOL_DESCRIPTION,
 } from '../../nodes/ImageInference/helpers/toolOutput';
 import { crowdedScene } from '../harness/crowdedScene';
 import { CAR, DOG, classifyParameters, detectParameters, dogItem, failureOf, useServer } from './setup';
@@ -110,22 +109,33 @@ describe('As an AI Agent tool', () => {
 		expect(real.items[0].json).toMatchObject({ category: expected.category, confidence: expected.confidence });
 	});
 
-	it('a failed call comes back to the agent as a short error it can act on, with or without Continue On Fail', async () => {
+	it('with On Error set to either Continue, a failed call comes back to the agent as a short error it can act on', async () => {
 		const expected = {
 			error: `Model ${UNKNOWN_MODEL} was not found (404 Not Found)`,
 			description: expect.stringContaining('Check that the Model ID is right'),
 			status: 404,
 		};
-		const plain = await run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true });
-		expect(plain.items).toEqual([{ json: expected, pairedItem: { item: 0 } }]);
-		const continued = await run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, continueOnFail: true });
-		expect(continued.items).toEqual([{ json: expected, pairedItem: { item: 0 } }]);
+		for (const onError of ['continueRegularOutput', 'continueErrorOutput'] as const) {
+			const continued = await run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, onError });
+			expect(continued.items).toEqual([{ json: expected, pairedItem: { item: 0 } }]);
+		}
 		expect(server().requests).toHaveLength(2);
+	});
+
+	it('in One Item per Object mode a tool still answers once per image, compact and under the cap: 300 objects', async () => {
+		const scene = crowdedScene(300);
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 200, body: scene } });
+		const { items } = await run(urlDetect({ outputItems: 'object' }), [{}], { asTool: true });
+		expect(items).toHaveLength(1);
+		expect(JSON.stringify(items[0].json).length).toBeLessThanOrEqual(MAX_TOOL_RESULT_CHARS);
+		expect(items[0].json).toMatchObject({ totalDetections: 300, detectionsNotListed: 300 - MAX_TOOL_DETECTIONS });
+		// the regular node on the same answer: one item per object
+		expect((await run(urlDetect({ outputItems: 'object' }), [{}])).items).toHaveLength(300);
 	});
 
 	it('the API key is in no tool result, failed or not, whichever way it is sent', async () => {
 		for (const sendAs of ['header', 'query'] as const) {
-			const failed = await run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, credentials: { sendAs } });
+			const failed = await run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, onError: 'continueRegularOutput', credentials: { sendAs } });
 			const served = await run(urlDetect(), [{}], { asTool: true, credentials: { sendAs } });
 			expect(failed.items[0].json.status).toBe(404);
 			expect(served.items[0].json.totalDetections).toBeGreaterThan(0);
@@ -134,22 +144,23 @@ describe('As an AI Agent tool', () => {
 	});
 
 	it('bad arguments from the agent come back as an error naming what to fix; nothing is sent', async () => {
-		const { items } = await run(urlDetect({ modelId: 'the car model', imageUrl: 'photo.jpg' }), [{}], { asTool: true });
+		const { items } = await run(urlDetect({ modelId: 'the car model', imageUrl: 'photo.jpg' }), [{}], { asTool: true, onError: 'continueRegularOutput' });
 		expect(items[0].json).toEqual({ error: 'Model ID "the car model" is not a UUID', description: expect.stringContaining('model details') });
 		expect(server().requests).toHaveLength(0);
 	});
 
-	it('with On Error set to Stop Workflow, a failed call stops the workflow as it does outside an agent', async () => {
-		const failure = await failureOf(run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, onError: 'stopWorkflow' }));
-		expect(failure.message).toBe(`Model ${UNKNOWN_MODEL} was not found (404 Not Found)`);
+	it('with On Error at Stop Workflow, stored or (as the editor shows it) not stored, a failed call stops the workflow', async () => {
+		for (const onError of ['stopWorkflow', undefined] as const) {
+			const failure = await failureOf(run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, onError }));
+			expect(failure.message).toBe(`Model ${UNKNOWN_MODEL} was not found (404 Not Found)`);
+		}
 	});
 
 	it('tells the agent, in the tool panel only, what the tool does, what to pass and what comes back', () => {
 		const property = new ImageInference().description.properties.find((p) => p.name === 'toolDescription')!;
 		expect(property.displayOptions).toEqual({ show: { '@tool': [true] } });
-		expect(property.default).toBe(TOOL_DESCRIPTION);
 		for (const phrase of ['Detect Objects', 'Classify Image', 'model ID', 'URL', 'base64', 'countsByLabel', 'category', 'error']) {
-			expect(TOOL_DESCRIPTION).toContain(phrase);
+			expect(property.default).toContain(phrase);
 		}
 	});
 });

@@ -1,5 +1,5 @@
 /**
- * `npm run reference-server [-- --port 8787 --api-key KEY --latency 0 --idle-minutes 30]`:
+ * `npm run reference-server [-- --port 8787 --api-key KEY --latency 0 --answer-shape full|sparse --idle-minutes 30]`:
  * the reference server standalone, on 127.0.0.1, fully offline: a local inference server n8n can
  * be pointed at (credential Base URL = its URL). Prints its URL, API key and every model id with
  * what it is (and the same as one JSON line for scripts); stops on Ctrl-C or after the idle time
@@ -17,6 +17,7 @@ async function main() {
 		port: Number(flag('port', '0')),
 		apiKey: flag('api-key', 'reference-api-key'),
 		latencyMs: Number(flag('latency', '0')),
+		answerShape: flag('answer-shape', 'full') === 'sparse' ? 'sparse' : 'full',
 	});
 	const idleMs = Number(flag('idle-minutes', '30')) * 60_000;
 	console.log(`Reference server (prediction API contract) listening on ${server.url}`);

@@ -53,7 +53,15 @@ export interface ReferenceServerOptions {
 	 * needs it, and a server that only serves the synthetic models never loads it.
 	 */
 	preloadDetector?: boolean;
+	/**
+	 * `full` (default): every documented field. `sparse`: the shapes the official SDKs' tests and
+	 * the docs show: detect without `labelsCount`, and without `image` when nothing was drawn;
+	 * classify without `predictions`.
+	 */
+	answerShape?: AnswerShape;
 }
+
+export type AnswerShape = 'full' | 'sparse';
 
 export interface RecordedRequest {
 	method: string;
@@ -79,6 +87,7 @@ export interface ReferenceServer {
 	/** Another id for the default model of that kind (answers the same; faults can target it alone). */
 	registerModel(kind: PredictionKind, id?: string): string;
 	setLatency(ms: number): void;
+	setAnswerShape(shape: AnswerShape): void;
 	addFault(rule: FaultRule): void;
 	clearFaults(): void;
 	/** How often each fault rule fired, in the order added. */
@@ -149,6 +158,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 	let decodedBytes = 0;
 	const requests: RecordedRequest[] = [];
 	let latencyMs = options.latencyMs ?? 0;
+	let answerShape: AnswerShape = options.answerShape ?? 'full';
 
 	const decodeCached = (bytes: Buffer, key = sha256(bytes)): DecodedImage => {
 		const hit = decoded.get(key);
@@ -271,7 +281,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 				return answer(200, { ...result, image: '%%% this is not base64 %%%' });
 			}
 			if (fault?.type === 'extra-field') return answer(200, { ...result, modelVersion: '2026.11' });
-			return answer(200, result);
+			return answer(200, answerShape === 'sparse' ? sparse(result) : result);
 		} catch (error) {
 			if (error instanceof HttpAnswer) return answer(error.status, error.body);
 			throw error;
@@ -286,7 +296,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		if (model?.kind !== kind) throw new HttpAnswer(404, { detail: 'Not Found' });
 		if (bodyError) throw new HttpAnswer(400, badRequest([bodyError]));
 		const schema = kind === 'detect' ? detectRequestSchema : classifyRequestSchema;
-		const parsed = schema.safeParse(body);
+		const parsed = schema.safeParse(kind === 'detect' ? withSnakeCaseOptions(body) : body);
 		if (!parsed.success) throw new HttpAnswer(400, badRequest(bodyIssues(parsed.error)));
 		const bytes = await loadImage(parsed.data.image);
 		if (model.usesDetector) await detectorReady();
@@ -372,6 +382,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 			models.set(id.toLowerCase(), modelFor(kind));
 			return id;
 		},
+		setAnswerShape: (shape) => {
+			answerShape = shape;
+		},
 		setLatency: (ms) => {
 			latencyMs = ms;
 		},
@@ -408,4 +421,25 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
 	}
 	if (size > MAX_BODY_BYTES) throw new HttpAnswer(413, { detail: 'Request body too large' });
 	return Buffer.concat(chunks);
+}
+
+/** An answer in the sparser shapes real clients read: only what the SDKs and docs show. */
+function sparse(result: DetectResult | ClassifyResult): object {
+	if ('detections' in result) return result.image === null ? { detections: result.detections } : { detections: result.detections, image: result.image };
+	return { category: result.category, confidence: result.confidence };
+}
+
+/**
+ * The official TypeScript SDK sends its drawing options in camelCase (`showProb`, `strokeWidth`,
+ * by default on every detect call); the Python SDK and the spec use snake_case. Both are taken,
+ * snake_case first; any other unknown field is still refused.
+ */
+function withSnakeCaseOptions(body: unknown): unknown {
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+	const { showProb, strokeWidth, ...rest } = body as Record<string, unknown>;
+	return {
+		...('showProb' in body && !('show_prob' in body) ? { show_prob: showProb } : {}),
+		...('strokeWidth' in body && !('stroke_width' in body) ? { stroke_width: strokeWidth } : {}),
+		...rest,
+	};
 }

@@ -73,7 +73,7 @@ describe('400: every malformed request, with details', () => {
 		['confidence null', { image, confidence: null }, [{ location: 'body', pointer: '/confidence' }]],
 		['stroke width 9', { image, stroke_width: 9 }, [{ location: 'body', pointer: '/stroke_width' }]],
 		['annotate as text', { image, annotate: 'yes' }, [{ location: 'body', type: 'type_error.boolean', pointer: '/annotate' }]],
-		['camelCase options', { image, showProb: false }, [{ location: 'body', type: 'value_error.extra', pointer: '/showProb' }]],
+		['an unknown field', { image, show_probability: false }, [{ location: 'body', type: 'value_error.extra', pointer: '/show_probability' }]],
 		['invalid base64', { image: 'not base64 at all!' }, [{ location: 'body', pointer: '/image' }]],
 		['not an image', { image: Buffer.from('hello world, no image').toString('base64') }, [{ location: 'body', pointer: '/image' }]],
 		['a URL outside this machine', { image: 'https://example.com/car.jpg' }, [{ location: 'body', pointer: '/image' }]],

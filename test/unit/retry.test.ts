@@ -1,3 +1,5 @@
+import * as n8nWorkflow from 'n8n-workflow';
+
 import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS, backoffDelay, parseRetryAfter, sleepUnlessCancelled } from '../../nodes/ImageInference/transport/retry';
 
 describe('backoff', () => {
@@ -33,19 +35,25 @@ describe('Retry-After', () => {
 });
 
 describe('sleepUnlessCancelled', () => {
+	// n8n's sleep, counted instead of timed: each slice is one call
+	afterEach(() => jest.restoreAllMocks());
+
 	it('ends a long wait as soon as the execution is cancelled', async () => {
 		const controller = new AbortController();
-		const started = Date.now();
-		const waiting = sleepUnlessCancelled(30_000, controller.signal);
-		setTimeout(() => controller.abort(), 50);
-		await waiting;
-		expect(Date.now() - started).toBeLessThan(5_000);
+		const slices: number[] = [];
+		jest.spyOn(n8nWorkflow, 'sleep').mockImplementation(async (ms: number) => {
+			slices.push(ms);
+			if (slices.length === 2) controller.abort();
+		});
+		await sleepUnlessCancelled(30_000, controller.signal);
+		expect(slices).toHaveLength(2);
+		expect(slices.every((ms) => ms <= 100)).toBe(true);
 	});
 	it('does not wait at all when already cancelled', async () => {
 		const controller = new AbortController();
 		controller.abort();
-		const started = Date.now();
+		const sleep = jest.spyOn(n8nWorkflow, 'sleep');
 		await sleepUnlessCancelled(30_000, controller.signal);
-		expect(Date.now() - started).toBeLessThan(1_000);
+		expect(sleep).not.toHaveBeenCalled();
 	});
 });

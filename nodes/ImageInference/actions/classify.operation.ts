@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ClassifyRequest } from '../contract';
-import { CONFIDENCE_BOUNDS, classifyRequestSchema, classifyResultSchema } from '../contract';
+import { CONFIDENCE_BOUNDS, classifyRequestSchema, classifyAnswerSchema } from '../contract';
 import { originalBinary } from '../helpers/imageInput';
 import { imageFacts, passedThroughBinaries } from '../helpers/outputItem';
 import { readOptionalNumber, readOptions } from '../helpers/parameters';
@@ -31,7 +31,7 @@ export async function execute(
 	const { result } = await predict.call(this, plan, context, {
 		kind: 'classify',
 		requestSchema: classifyRequestSchema,
-		resultSchema: classifyResultSchema,
+		resultSchema: classifyAnswerSchema,
 	});
 	const binary = passedThroughBinaries.call(this, plan);
 	if (!plan.passThrough && plan.image.source === 'binary') {

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { CONFIDENCE_BOUNDS } from '../contract';
+import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_CONCURRENCY, MAX_RETRIES } from '../helpers/constants';
 
 export const modelIdField: INodeProperties = {
 	displayName: 'Model ID',
@@ -84,12 +85,6 @@ export const confidenceOption: INodeProperties = {
 	description:
 		'Predictions below this confidence (0 to 1) are left out. When not set, the model’s own default applies.',
 };
-
-export const DEFAULT_CONCURRENCY = 5;
-export const DEFAULT_RETRIES = 3;
-export const DEFAULT_TIMEOUT_MS = 60_000;
-export const MAX_CONCURRENCY = 50;
-export const MAX_RETRIES = 10;
 
 /** Options every operation shares: how requests are sent. */
 export const requestOptions: INodeProperties[] = [

@@ -2,8 +2,9 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { DetectRequest, DetectResult } from '../contract';
-import { CONFIDENCE_BOUNDS, STROKE_WIDTH_BOUNDS, detectRequestSchema, detectResultSchema } from '../contract';
+import { CONFIDENCE_BOUNDS, STROKE_WIDTH_BOUNDS, detectRequestSchema, detectAnswerSchema } from '../contract';
 import { readAnnotatedImage } from '../helpers/annotatedImage';
+import { MAX_OBJECTS_BOUNDS } from '../helpers/constants';
 import type { DetectionFilter } from '../helpers/detections';
 import { countLabels, countsByLabel, filterDetections, parseLabelList, summarizeCounts } from '../helpers/detections';
 import { originalBinary } from '../helpers/imageInput';
@@ -18,7 +19,6 @@ const OUTPUT_IMAGES = ['annotated', 'original', 'both', 'none'] as const;
 type OutputImages = (typeof OUTPUT_IMAGES)[number];
 const OUTPUT_ITEMS = ['image', 'object'] as const;
 type OutputItems = (typeof OUTPUT_ITEMS)[number];
-export const MAX_OBJECTS_BOUNDS = { min: 1, max: 10_000, integer: true } as const;
 
 const properties: INodeProperties[] = [
 	{
@@ -162,7 +162,10 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): DetectField
 	return {
 		request,
 		filter: readFilter.call(this, itemIndex, options),
-		outputItems: readChoice.call(this, itemIndex, this.getNodeParameter('outputItems', itemIndex, 'image'), OUTPUT_ITEMS, 'Output Items') as OutputItems,
+		// an agent's tool gets one compact result per image, whatever Output Items says
+		outputItems: runsAsTool(this)
+			? 'image'
+			: (readChoice.call(this, itemIndex, this.getNodeParameter('outputItems', itemIndex, 'image'), OUTPUT_ITEMS, 'Output Items') as OutputItems),
 		includeImagesWithoutObjects:
 			readOptionalBoolean.call(this, itemIndex, options, 'includeImagesWithoutObjects', 'Include Images Without Objects') ?? false,
 		imageFields,
@@ -240,7 +243,7 @@ export async function execute(
 	const { result, liftedImage } = await predict.call(this, { ...plan, fields: fields.request }, context, {
 		kind: 'detect',
 		requestSchema: detectRequestSchema,
-		resultSchema: detectResultSchema,
+		resultSchema: detectAnswerSchema,
 	});
 	const binary = passedThroughBinaries.call(this, plan);
 	const warnings: string[] = [];
@@ -270,7 +273,7 @@ export async function execute(
 }
 
 /** The result without its image, filtered as the user asked, with counts and a summary of what was kept. */
-export function describeDetections(result: DetectResult, filter: DetectionFilter) {
+function describeDetections(result: DetectResult, filter: DetectionFilter) {
 	const detections = filterDetections(result.detections, filter);
 	const labelsCount = countLabels(detections, result.labelsCount);
 	return {

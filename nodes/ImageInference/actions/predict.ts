@@ -4,7 +4,7 @@ import type { z } from 'zod';
 
 import type { PredictionKind } from '../contract';
 import { describeIssues } from '../contract';
-import { resolveImage, storedFile } from '../helpers/imageInput';
+import { checkImageBytes, isReadWhole, resolveImage, storedFile } from '../helpers/imageInput';
 import { requestPrediction } from '../transport';
 import { BODY_CHUNK_BYTES, jsonBody, jsonBodyFromStream } from '../transport/body';
 import type { LiftedImage } from '../transport/liftImage';
@@ -26,7 +26,7 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 		modelId: plan.modelId,
 		body: async () => await requestBody.call(this, plan, endpoint.requestSchema),
 		resultSchema: endpoint.resultSchema,
-		settings: context.settings,
+		settings: plan.settings,
 		redact: context.redact,
 		serviceUrl: context.serviceUrl,
 	});
@@ -52,6 +52,13 @@ async function requestBody<TFields extends object>(
 	const fields: Record<string, unknown> = { ...(checked.data as object) };
 	delete fields.image;
 	if (image.source !== 'binary') return jsonBody(imageText, fields);
+	if (isReadWhole(this.getInputData()[itemIndex].binary![image.field])) {
+		const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, image.field);
+		// the file's one read: checked here, as the check before the requests could not read it
+		const size = checkImageBytes.call(this, itemIndex, image.field, bytes);
+		image.size ??= size;
+		return jsonBody(bytes, fields);
+	}
 	const stored = await storedFile.call(this, itemIndex, image.field);
 	const streamed = stored && (await jsonBodyFromStream(await this.helpers.getBinaryStream(stored.id, BODY_CHUNK_BYTES), stored.size, fields));
 	return streamed || jsonBody(await resolveImage.call(this, itemIndex, image), fields);

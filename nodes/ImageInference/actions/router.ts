@@ -1,12 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { normalizeBaseUrl } from '../contract';
 import { readImageInputs } from '../helpers/imageInput';
 import { readModelId, readRequestSettings } from '../helpers/parameters';
-import { runInOrder } from '../helpers/pool';
+import { runStoppingAtFirstFailure } from '../helpers/pool';
 import { CREDENTIAL_TYPE } from '../transport';
-import { createRedactor } from '../transport/errors';
+import { createRedactor, errorJson } from '../transport/errors';
 import { classify } from './classify.operation';
 import { detect } from './detect.operation';
 import type { ExecutionContext, ImagePlan, Operation } from './types';
@@ -33,30 +33,38 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const slots: INodeExecutionData[][][] = items.map(() => []);
 
 	const plans: Array<ImagePlan<object>> = [];
+	let concurrency: { value: number; itemIndex: number } | undefined;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const modelId = readModelId.call(this, itemIndex);
+			const settings = readRequestSettings.call(this, itemIndex);
+			concurrency ??= { value: settings.concurrency, itemIndex };
+			if (settings.concurrency !== concurrency.value) {
+				throw new NodeOperationError(
+					this.getNode(),
+					`Concurrency is ${settings.concurrency} for this item but ${concurrency.value} for item ${concurrency.itemIndex}: one execution sends at one concurrency`,
+					{ itemIndex, description: 'Give Concurrency the same value for every item (it is usually a fixed number, not an expression).' },
+				);
+			}
 			const { images, skippedFiles, passThrough } = await readImageInputs.call(this, itemIndex);
 			const fields = operation.prepare.call(this, itemIndex);
-			for (const image of images) plans.push({ itemIndex, modelId, image, fields, passThrough, skippedFiles });
+			for (const image of images) plans.push({ itemIndex, modelId, image, fields, passThrough, skippedFiles, settings });
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
 			slots[itemIndex] = [[errorItem(error, itemIndex)]];
 		}
 	}
-	if (plans.length === 0) return [slots.flat(2)];
+	if (plans.length === 0 || !concurrency) return [slots.flat(2)];
 
-	const settings = readRequestSettings.call(this);
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const context: ExecutionContext = {
-		settings,
 		redact: createRedactor(credentials.apiKey),
 		serviceUrl: normalizeBaseUrl(credentials.baseUrl),
 	};
 
 	const tasks = plans.map((plan) => ({ plan, slot: slots[plan.itemIndex].push([]) - 1 }));
 	const signal = this.getExecutionCancelSignal?.();
-	await runInOrder(tasks, settings.concurrency, signal, async ({ plan, slot }) => {
+	await runStoppingAtFirstFailure(tasks, concurrency.value, signal, async ({ plan, slot }) => {
 		try {
 			slots[plan.itemIndex][slot] = await operation.execute.call(this, plan, context);
 		} catch (error) {
@@ -70,17 +78,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 /** The Continue On Fail item standing in for a failed one: what failed and why, nothing secret. */
 function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
-	const known = error as { message?: string; description?: string | null; errorResponse?: IDataObject };
-	const response = known.errorResponse ?? {};
-	const json: IDataObject = {
-		error: known.message ?? String(error),
-		description: known.description ?? null,
-		status: typeof response.status === 'number' ? response.status : null,
-		code: (response.code as string | null | undefined) ?? null,
-		details: (response.details as IDataObject[] | undefined) ?? [],
-		attempts: (response.attempts as number | undefined) ?? 0,
-	};
-	return { json, pairedItem: { item: itemIndex } };
+	return { json: errorJson(error), pairedItem: { item: itemIndex } };
 }
 
 /** Errors this node raises are already n8n errors with their item; anything else gets wrapped. */

@@ -14,11 +14,12 @@ export interface ImagePlan<TFields> {
 	passThrough: boolean;
 	/** Files of the item "All Images on the Item" left out; listed on each of its output items. */
 	skippedFiles?: SkippedFile[];
+	/** How this image's item asks its requests to be sent (retries, time-out). */
+	settings: RequestSettings;
 }
 
 /** What every image of one execution shares. */
 export interface ExecutionContext {
-	settings: RequestSettings;
 	redact: Redact;
 	serviceUrl: string;
 }

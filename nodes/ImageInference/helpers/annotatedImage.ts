@@ -7,7 +7,7 @@ import { readImageSize } from './imageSize';
 import { sniffImageType } from './imageType';
 
 /** `street.jpg` + jpeg -> `street.annotated.jpg`; the extension follows the returned bytes. */
-export function annotatedFileName(inputFileName: string, extension: string): string {
+function annotatedFileName(inputFileName: string, extension: string): string {
 	const base = inputFileName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'image';
 	return `${base}.annotated.${extension}`;
 }

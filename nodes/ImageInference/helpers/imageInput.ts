@@ -1,11 +1,11 @@
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { decodeBase64, normalizeBase64 } from './base64';
 import type { ImageSize } from './imageSize';
 import { readImageSize } from './imageSize';
 import { truncate } from './parameters';
-import { SUPPORTED_IMAGE_FORMATS, sniffImageType } from './imageType';
+import { SUPPORTED_IMAGE_FORMATS, mimeTypeVerdict, sniffImageType } from './imageType';
 
 /**
  * One image to send, as checked before any request (a file's bytes are not kept): where it comes
@@ -93,8 +93,13 @@ async function readAllImages(this: IExecuteFunctions, itemIndex: number): Promis
 	const images: ImageInput[] = [];
 	const skippedFiles: SkippedFile[] = [];
 	for (const [field, binary] of Object.entries(binaries)) {
-		const head = await readFileHead.call(this, itemIndex, field);
 		const fileName = binary.fileName ?? field;
+		const declared = isReadWhole(binary) ? mimeTypeVerdict(binary.mimeType) : 'unknown';
+		if (declared === 'image') {
+			images.push({ source: 'binary', field, fileName });
+			continue;
+		}
+		const head = declared === 'unknown' ? await readFileHead.call(this, itemIndex, field) : Buffer.alloc(0);
 		if (head.length > 0 && sniffImageType(head)) {
 			images.push({ source: 'binary', field, fileName, size: readImageSize(head) });
 		} else {
@@ -216,7 +221,11 @@ async function readFileHead(this: IExecuteFunctions, itemIndex: number, field: s
 	return Buffer.concat(chunks).subarray(0, FILE_HEAD_BYTES);
 }
 
-/** Opens a named field's file to check it is a non-empty image, and reads its size. */
+/**
+ * Opens a named field's file to check it is a non-empty image, and reads its size. A file in a
+ * store that reads whole is checked by what the item says of it here (its mime type and size),
+ * and by its bytes when its request is built (checkImageBytes).
+ */
 async function checkImageFile(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -224,20 +233,46 @@ async function checkImageFile(
 ): Promise<{ fileName: string; size?: ImageSize }> {
 	const binary = this.getInputData()[itemIndex].binary![field];
 	const fileName = binary.fileName ?? field;
+	if (isReadWhole(binary)) {
+		if (binary.bytes === 0) throw emptyFile(this.getNode(), itemIndex, field, fileName);
+		if (mimeTypeVerdict(binary.mimeType) === 'not an image') throw notAnImage(this.getNode(), itemIndex, field, binary);
+		return { fileName };
+	}
 	const bytes = await readFileHead.call(this, itemIndex, field);
-	if (bytes.length === 0) {
-		throw new NodeOperationError(this.getNode(), `The file in binary field "${field}" is empty`, {
-			itemIndex,
-			description: `"${fileName}" has 0 bytes. Check the node that produced it.`,
-		});
-	}
-	if (!sniffImageType(bytes)) {
-		throw new NodeOperationError(this.getNode(), `The file in binary field "${field}" is not an image`, {
-			itemIndex,
-			description: `"${fileName}"${binary.mimeType ? ` (${binary.mimeType})` : ''} is not ${SUPPORTED_IMAGE_FORMATS}. Pass an image file, or use "All Images on the Item" to skip files that are not images.`,
-		});
-	}
-	return { fileName, size: readImageSize(bytes) };
+	return { fileName, size: checkImageBytes.call(this, itemIndex, field, bytes) };
+}
+
+/** A file's bytes (or its head) checked to be a non-empty image: its pixel size, when its header gives it. */
+export function checkImageBytes(this: IExecuteFunctions, itemIndex: number, field: string, bytes: Buffer): ImageSize | undefined {
+	const binary = this.getInputData()[itemIndex].binary![field];
+	if (bytes.length === 0) throw emptyFile(this.getNode(), itemIndex, field, binary.fileName ?? field);
+	if (!sniffImageType(bytes)) throw notAnImage(this.getNode(), itemIndex, field, binary);
+	return readImageSize(bytes);
+}
+
+function emptyFile(node: INode, itemIndex: number, field: string, fileName: string): NodeOperationError {
+	return new NodeOperationError(node, `The file in binary field "${field}" is empty`, {
+		itemIndex,
+		description: `"${fileName}" has 0 bytes. Check the node that produced it.`,
+	});
+}
+
+function notAnImage(node: INode, itemIndex: number, field: string, binary: IBinaryData): NodeOperationError {
+	return new NodeOperationError(node, `The file in binary field "${field}" is not an image`, {
+		itemIndex,
+		description: `"${binary.fileName ?? field}"${binary.mimeType ? ` (${binary.mimeType})` : ''} is not ${SUPPORTED_IMAGE_FORMATS}. Pass an image file, or use "All Images on the Item" to skip files that are not images.`,
+	});
+}
+
+/**
+ * n8n's database store reads a whole file whenever any part of it is read. A file there is read
+ * once, when its request is built, and that one read is both checked and sent; the other stores
+ * (filesystem, S3, Azure) stream a file's head for the check and the file into the body.
+ */
+const WHOLE_READ_STORES = new Set(['database']);
+
+export function isReadWhole(binary: IBinaryData): boolean {
+	return binary.id !== undefined && WHOLE_READ_STORES.has(binary.id.split(':')[0]);
 }
 
 function fileNameFromUrl(url: string): string {

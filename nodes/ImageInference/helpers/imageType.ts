@@ -36,3 +36,11 @@ export function sniffImageType(bytes: Uint8Array): ImageType | undefined {
 }
 
 export const SUPPORTED_IMAGE_FORMATS = 'JPEG, PNG, GIF, WebP, BMP or TIFF';
+
+/** What a file's declared mime type says: "unknown" when it is missing or says nothing (octet-stream). */
+export function mimeTypeVerdict(mimeType: string | undefined): 'image' | 'not an image' | 'unknown' {
+	const type = mimeType?.split(';')[0].trim().toLowerCase();
+	if (!type || type === 'application/octet-stream' || type === 'binary/octet-stream') return 'unknown';
+	const known = type === 'image/jpg' ? 'image/jpeg' : type;
+	return SIGNATURES.some((signature) => signature.mimeType === known) ? 'image' : 'not an image';
+}

@@ -2,13 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { UUID_PATTERN } from '../contract';
-import {
-	DEFAULT_CONCURRENCY,
-	DEFAULT_RETRIES,
-	DEFAULT_TIMEOUT_MS,
-	MAX_CONCURRENCY,
-	MAX_RETRIES,
-} from '../actions/common.description';
+import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_CONCURRENCY, MAX_RETRIES, MAX_TIMEOUT_MS } from './constants';
 
 export function readModelId(this: IExecuteFunctions, itemIndex: number): string {
 	const raw = this.getNodeParameter('modelId', itemIndex, '');
@@ -105,26 +99,26 @@ export interface RequestSettings {
 	timeoutMs: number;
 }
 
-/** How requests are sent: read once per execution (from the first item) since it shapes the batch. */
-export function readRequestSettings(this: IExecuteFunctions): RequestSettings {
-	const options = readOptions.call(this, 0);
+/** How one item's requests are sent (Concurrency is checked here; the router runs the batch at one value). */
+export function readRequestSettings(this: IExecuteFunctions, itemIndex: number): RequestSettings {
+	const options = readOptions.call(this, itemIndex);
 	return {
 		concurrency:
-			readOptionalNumber.call(this, 0, options, 'concurrency', 'Concurrency', {
+			readOptionalNumber.call(this, itemIndex, options, 'concurrency', 'Concurrency', {
 				min: 1,
 				max: MAX_CONCURRENCY,
 				integer: true,
 			}) ?? DEFAULT_CONCURRENCY,
 		retries:
-			readOptionalNumber.call(this, 0, options, 'retries', 'Retries', {
+			readOptionalNumber.call(this, itemIndex, options, 'retries', 'Retries', {
 				min: 0,
 				max: MAX_RETRIES,
 				integer: true,
 			}) ?? DEFAULT_RETRIES,
 		timeoutMs:
-			readOptionalNumber.call(this, 0, options, 'timeout', 'Timeout', {
+			readOptionalNumber.call(this, itemIndex, options, 'timeout', 'Timeout', {
 				min: 1,
-				max: 3_600_000,
+				max: MAX_TIMEOUT_MS,
 			}) ?? DEFAULT_TIMEOUT_MS,
 	};
 }

@@ -1,9 +1,9 @@
 /**
- * Runs `work` over `tasks` with at most `limit` in flight. The first failure stops new work from
- * starting; once in-flight work settles, the failure of the earliest task is thrown. A cancelled
- * execution likewise starts nothing new.
+ * Runs `work` over `tasks`, started in order, with at most `limit` in flight. The first failure
+ * stops new work from starting; once in-flight work settles, the failure of the earliest task is
+ * thrown. A cancelled execution likewise starts nothing new.
  */
-export async function runInOrder<T>(
+export async function runStoppingAtFirstFailure<T>(
 	tasks: T[],
 	limit: number,
 	signal: AbortSignal | undefined,

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import type { DetectedObject } from '../contract';
 import { countLabels, countsByLabel } from './detections';
+import { errorJson } from '../transport/errors';
 import { truncate } from './parameters';
 
 /**
@@ -13,13 +14,13 @@ import { truncate } from './parameters';
 /** The most detections a tool result lists; the rest are counted, not listed. */
 export const MAX_TOOL_DETECTIONS = 25;
 /** The most labels a tool result counts by name; the rest are summed up as one number. */
-export const MAX_TOOL_LABELS = 25;
+const MAX_TOOL_LABELS = 25;
 /** The most classification predictions a tool result lists. */
 export const MAX_TOOL_PREDICTIONS = 10;
 /** Labels and categories longer than this are cut (a service could send any text). */
 export const MAX_TOOL_LABEL_LENGTH = 64;
 /** Error texts longer than this are cut. */
-export const MAX_TOOL_ERROR_LENGTH = 500;
+const MAX_TOOL_ERROR_LENGTH = 500;
 /** No tool result item is longer than this as JSON (characters). */
 export const MAX_TOOL_RESULT_CHARS = 4096;
 
@@ -52,31 +53,30 @@ export function runsAsTool(context: IExecuteFunctions): boolean {
 }
 
 /**
- * Runs the node for an agent: its output made compact, and a failure returned to the agent as
- * `{error, description, status}` it can act on. n8n 2.x hands a failed tool's message to the agent
- * on its own; 1.x stops the whole workflow. The tool's On Error set to Stop Workflow still stops it.
+ * Runs the node for an agent: its output made compact. On Error as the editor shows it decides a
+ * failure: Stop Workflow (also what the editor shows when nothing is stored) throws it, as any
+ * node does; either Continue setting returns it to the agent as `{error, description, status}`.
  */
 export async function runAsTool(
 	context: IExecuteFunctions,
 	run: () => Promise<INodeExecutionData[][]>,
 ): Promise<INodeExecutionData[][]> {
-	if (context.getNode().onError === 'stopWorkflow') return toToolOutput(await run());
+	if (!returnsErrorsToAgent(context.getNode().onError)) return toToolOutput(await run());
 	try {
 		return toToolOutput(await run());
 	} catch (error) {
-		const known = error as { message?: string; description?: string | null; context?: { itemIndex?: number }; errorResponse?: IDataObject };
-		const status = known.errorResponse?.status;
-		const json = compactError({
-			error: known.message ?? String(error),
-			description: known.description ?? null,
-			status: typeof status === 'number' ? status : null,
-		});
-		return [[{ json, pairedItem: { item: known.context?.itemIndex ?? 0 } }]];
+		const itemIndex = (error as { context?: { itemIndex?: number } }).context?.itemIndex ?? 0;
+		return [[{ json: compactError(errorJson(error)), pairedItem: { item: itemIndex } }]];
 	}
 }
 
+/** Whether On Error is one of the Continue settings (n8n's editor shows Stop Workflow for none). */
+function returnsErrorsToAgent(onError: string | undefined): boolean {
+	return onError === 'continueRegularOutput' || onError === 'continueErrorOutput';
+}
+
 /** The node's output as an agent gets it: every item compact, json only, pairing kept. */
-export function toToolOutput(output: INodeExecutionData[][]): INodeExecutionData[][] {
+function toToolOutput(output: INodeExecutionData[][]): INodeExecutionData[][] {
 	return output.map((items) =>
 		items.map((item) => ({
 			json: compactForTool(item.json),
@@ -86,7 +86,7 @@ export function toToolOutput(output: INodeExecutionData[][]): INodeExecutionData
 }
 
 /** One item's json made compact: a detection result, a classification, or an error item. */
-export function compactForTool(json: IDataObject): IDataObject {
+function compactForTool(json: IDataObject): IDataObject {
 	if (typeof json.error === 'string') return compactError(json);
 	if (Array.isArray(json.detections)) return compactDetections(json);
 	if (Array.isArray(json.predictions)) return compactClassification(json);

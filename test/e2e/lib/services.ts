@@ -16,6 +16,8 @@
  *       redis-server --port <free> --bind 127.0.0.1 --save '' --appendonly no --daemonize no
  *       RedisService { host, port, n8nEnv(), stop() }
  *         n8nEnv()   QUEUE_BULL_REDIS_HOST/PORT for n8n
+ *   startQueueServices(): Promise<{ pg, redis, stop() }>   both at once; when either cannot start,
+ *       the one that did is stopped before the error is passed on (nothing is left running)
  *   postgresBinDir(): string   the newest /usr/lib/postgresql/<v>/bin
  *   queueModeEnv(pg, redis, prefix): env for every n8n process of a queue-mode home: this
  *       Postgres and this Redis only (Bull keys under `prefix`), binary data in the database
@@ -181,6 +183,29 @@ async function stopIfFails(stop: () => Promise<void>, step: () => Promise<unknow
 		await stop();
 		throw error;
 	}
+}
+
+export interface QueueServices {
+	pg: PostgresService;
+	redis: RedisService;
+	stop(): Promise<void>;
+}
+
+export async function startQueueServices(): Promise<QueueServices> {
+	const [pg, redis] = await Promise.allSettled([startPostgres(), startRedis()]);
+	if (pg.status === 'fulfilled' && redis.status === 'fulfilled') {
+		return {
+			pg: pg.value,
+			redis: redis.value,
+			stop: async () => {
+				await redis.value.stop();
+				await pg.value.stop();
+			},
+		};
+	}
+	if (pg.status === 'fulfilled') await pg.value.stop();
+	if (redis.status === 'fulfilled') await redis.value.stop();
+	throw pg.status === 'rejected' ? pg.reason : (redis as PromiseRejectedResult).reason;
 }
 
 /** The environment of every process of a queue-mode n8n home (main and workers). */
