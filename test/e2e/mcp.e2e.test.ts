@@ -170,8 +170,12 @@ describe.each(e2eVersions())('An MCP client uses Image Inference through n8n %s\
 	it('an unknown model id comes back as a readable tool error, and the session goes on', async () => {
 		const failed = await callTool('Detect_objects', { modelId: UNKNOWN_MODEL, imageUrl: carUrl });
 		expect(server.requests.map((r) => [r.path, r.status])).toEqual([[`/predict/detect/${UNKNOWN_MODEL}/`, 404]]);
-		expect(textOf(failed)).toContain(`Model ${UNKNOWN_MODEL} was not found (404 Not Found)`);
-		expect(textOf(failed)).toContain('Check that the Model ID is right');
+		// the example's tools are set to On Error: Continue, so the client reads what to check
+		expect(jsonOf(textOf(failed))).toEqual({
+			error: `Model ${UNKNOWN_MODEL} was not found (404 Not Found)`,
+			description: expect.stringContaining('Check that the Model ID is right'),
+			status: 404,
+		});
 
 		// the same client, the same session
 		const again = await callTool('Detect_objects', { modelId: server.models.detect, imageUrl: carUrl });
