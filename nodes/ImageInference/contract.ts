@@ -84,17 +84,11 @@ export const detectResultSchema = z.object({
 });
 export type DetectResult = z.infer<typeof detectResultSchema>;
 
-/** Totals per label, in order of first appearance. */
-function tallyLabels(detections: ReadonlyArray<{ label: string }>): LabelCount[] {
-	const totals = new Map<string, number>();
-	for (const { label } of detections) totals.set(label, (totals.get(label) ?? 0) + 1);
-	return [...totals].map(([label, total]) => ({ label, total }));
-}
-
 /**
  * How the node reads a detection answer: only `detections` is required, as the official SDKs
  * read it (the Python SDK's mocks have no `labelsCount`, and no `image` when not annotated).
- * A missing `labelsCount` is counted from the detections; a missing `image` is no picture.
+ * A missing `labelsCount` is empty: the node counts labels from the detections in any case, and
+ * uses the service's list only for their order (countLabels). A missing `image` is no picture.
  * Unknown fields are ignored.
  */
 export const detectAnswerSchema = z
@@ -107,7 +101,7 @@ export const detectAnswerSchema = z
 		(answer): DetectResult => ({
 			detections: answer.detections,
 			image: answer.image ?? null,
-			labelsCount: answer.labelsCount ?? tallyLabels(answer.detections),
+			labelsCount: answer.labelsCount ?? [],
 		}),
 	);
 
