@@ -80,6 +80,8 @@ export interface RunResult {
 	logged: string[];
 	/** How the node read its input files: whole (getBinaryDataBuffer, or any stream from the database) or streamed (bytes taken). */
 	reads: { whole: number; streamedBytes: number };
+	/** In the order they happened: `read <item>` when a file is read whole, `answer` when an answer's headers arrive. */
+	events: string[];
 }
 
 /**
@@ -142,6 +144,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const sent: SentRequest[] = [];
 	const logged: string[] = [];
 	const reads = { whole: 0, streamedBytes: 0 };
+	const events: string[] = [];
 	const credential = new ImageInferenceApi();
 	const credentials = { baseUrl: options.credentials.baseUrl, apiKey: options.credentials.apiKey, sendAs: options.credentials.sendAs ?? 'header' };
 	const log = (level: string) => (message: string, meta?: object) => logged.push(`${level} ${message} ${meta ? JSON.stringify(meta) : ''}`);
@@ -167,6 +170,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 				const binary = inputItems[itemIndex]?.binary?.[field];
 				if (!binary) throw new Error(`No binary data property "${field}" exists on item!`);
 				reads.whole++;
+				events.push(`read ${itemIndex}`);
 				return store.get(binary);
 			},
 			// as n8n's stores do it: the filesystem reads the file in chunks of the size asked for; the
@@ -198,7 +202,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 				if (type !== credential.name) throw new Error(`unknown credential type ${type}`);
 				const authenticated = await credential.authenticate(credentials, requestOptions);
 				try {
-					return await send(authenticated, options.signal, options.recordRequests === false ? undefined : sent);
+					return await send(authenticated, options.signal, options.recordRequests === false ? undefined : sent, () => events.push('answer'));
 				} catch (error) {
 					throw new NodeApiError(node, error as never);
 				}
@@ -207,11 +211,11 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	} as unknown as IExecuteFunctions;
 
 	const [items] = await new ImageInference().execute.call(context);
-	return { items, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads };
+	return { items, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events };
 }
 
 /** n8n's httpRequest, reduced to the options this package uses, over node:http. */
-async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefined, sent: SentRequest[] | undefined) {
+async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefined, sent: SentRequest[] | undefined, answered?: () => void) {
 	const url = new URL(options.url, options.baseURL ? `${options.baseURL.replace(/\/+$/, '')}/` : undefined);
 	if (options.baseURL && options.url.startsWith('/')) url.pathname = new URL(options.baseURL).pathname.replace(/\/+$/, '') + options.url;
 	for (const [key, value] of Object.entries(options.qs ?? {})) url.searchParams.set(key, String(value));
@@ -232,6 +236,7 @@ async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefine
 	const signals = [timeout, cancel].filter((signal): signal is AbortSignal => signal !== undefined);
 	try {
 		const response = await exchange(url, { method: options.method ?? 'GET', headers, signal: signals.length ? AbortSignal.any(signals) : undefined }, body);
+		answered?.();
 		const statusCode = response.statusCode ?? 0;
 		const ok = statusCode >= 200 && statusCode < 300;
 		if (options.encoding === 'stream' && (ok || options.ignoreHttpStatusErrors)) {

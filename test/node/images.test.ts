@@ -4,7 +4,7 @@ import type { InputItem } from '../harness/execute';
 import { FILE_HEAD_BYTES } from '../../nodes/ImageInference/helpers/imageInput';
 import { SAMPLE_PDF } from '../harness/images';
 import type { ReferenceServer } from '../reference-server';
-import { CAR, DOG, carItem, classifyParameters, detectParameters, failureOf, fixture, pngOf, useServer } from './setup';
+import { CAR, DOG, carItem, classifyParameters, dogItem, detectParameters, failureOf, fixture, pngOf, useServer } from './setup';
 
 type Detection = { label: string; confidence: number; x: number; y: number; width: number; height: number };
 
@@ -170,6 +170,20 @@ describe("n8n's database binary mode: each file read once", () => {
 		expect(items[0].json.skippedFiles).toEqual([{ field: 'attachment_1', fileName: 'invoice.pdf', mimeType: 'application/pdf' }]);
 		expect(server().requests).toHaveLength(4);
 		expect(reads).toEqual({ whole: 4, streamedBytes: 0 });
+	});
+
+	it('reads the next file while the service works on the current one, one file ahead at most', async () => {
+		const one = await run(detectParameters(server(), { options: { concurrency: 1 } }), [carItem(), dogItem(), carItem()], { binaryMode: 'database' });
+		// without the read-ahead: read 0, answer, read 1, answer, read 2, answer
+		expect(one.events).toEqual(['read 0', 'read 1', 'answer', 'read 2', 'answer', 'answer']);
+		expect(one.items.map((item) => item.json)).toMatchObject([detected(CAR), detected(DOG), detected(CAR)]);
+
+		const items = [carItem(), dogItem(), carItem(), dogItem(), carItem()];
+		const two = await run(detectParameters(server(), { options: { concurrency: 2 } }), items, { binaryMode: 'database' });
+		// the two in flight and one ahead before the first answer; each file read once
+		expect(two.events.slice(0, two.events.indexOf('answer'))).toEqual(['read 0', 'read 1', 'read 2']);
+		expect(two.reads.whole).toBe(items.length);
+		expect(two.items.map((item) => item.json)).toMatchObject(items.map((_, index) => detected(index % 2 ? DOG : CAR)));
 	});
 
 	it('a file whose bytes are no image, though its mime type says so, fails at its own turn, before its request', async () => {

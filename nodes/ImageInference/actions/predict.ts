@@ -24,7 +24,7 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 		itemIndex: plan.itemIndex,
 		kind: endpoint.kind,
 		modelId: plan.modelId,
-		body: async () => await requestBody.call(this, plan, endpoint.requestSchema),
+		body: async () => await requestBody.call(this, plan, context, endpoint.requestSchema),
 		resultSchema: endpoint.resultSchema,
 		settings: plan.settings,
 		redact: context.redact,
@@ -40,6 +40,7 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 async function requestBody<TFields extends object>(
 	this: IExecuteFunctions,
 	plan: ImagePlan<TFields>,
+	context: ExecutionContext,
 	requestSchema: z.ZodTypeAny,
 ): Promise<Buffer> {
 	const { image, itemIndex } = plan;
@@ -53,7 +54,7 @@ async function requestBody<TFields extends object>(
 	delete fields.image;
 	if (image.source !== 'binary') return jsonBody(imageText, fields);
 	if (isReadWhole(this.getInputData()[itemIndex].binary![image.field])) {
-		const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, image.field);
+		const bytes = await context.wholeFiles.read(plan.position);
 		// the file's one read: checked here, as the check before the requests could not read it
 		const size = checkImageBytes.call(this, itemIndex, image.field, bytes);
 		image.size ??= size;

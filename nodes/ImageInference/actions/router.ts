@@ -5,6 +5,7 @@ import { normalizeBaseUrl } from '../contract';
 import { readImageInputs } from '../helpers/imageInput';
 import { readModelId, readRequestSettings } from '../helpers/parameters';
 import { runStoppingAtFirstFailure } from '../helpers/pool';
+import { readFilesAhead } from '../helpers/readAhead';
 import { CREDENTIAL_TYPE } from '../transport';
 import { createRedactor, errorJson } from '../transport/errors';
 import { classify } from './classify.operation';
@@ -48,7 +49,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			}
 			const { images, skippedFiles, passThrough } = await readImageInputs.call(this, itemIndex);
 			const fields = operation.prepare.call(this, itemIndex);
-			for (const image of images) plans.push({ itemIndex, modelId, image, fields, passThrough, skippedFiles, settings });
+			for (const image of images) plans.push({ itemIndex, position: plans.length, modelId, image, fields, passThrough, skippedFiles, settings });
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
 			slots[itemIndex] = [[errorItem(error, itemIndex)]];
@@ -57,18 +58,23 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (plans.length === 0 || !concurrency) return [slots.flat(2)];
 
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const signal = this.getExecutionCancelSignal?.();
+	let failed = false;
 	const context: ExecutionContext = {
 		redact: createRedactor(credentials.apiKey),
 		serviceUrl: normalizeBaseUrl(credentials.baseUrl),
+		wholeFiles: readFilesAhead.call(this, plans, () => failed || signal?.aborted === true),
 	};
 
 	const tasks = plans.map((plan) => ({ plan, slot: slots[plan.itemIndex].push([]) - 1 }));
-	const signal = this.getExecutionCancelSignal?.();
 	await runStoppingAtFirstFailure(tasks, concurrency.value, signal, async ({ plan, slot }) => {
 		try {
 			slots[plan.itemIndex][slot] = await operation.execute.call(this, plan, context);
 		} catch (error) {
-			if (!continueOnFail) throw asNodeError(this.getNode(), error, plan.itemIndex);
+			if (!continueOnFail) {
+				failed = true;
+				throw asNodeError(this.getNode(), error, plan.itemIndex);
+			}
 			slots[plan.itemIndex][slot] = [errorItem(error, plan.itemIndex)];
 		}
 	});

@@ -2,11 +2,14 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { ImageInput, SkippedFile } from '../helpers/imageInput';
 import type { RequestSettings } from '../helpers/parameters';
+import type { WholeFileReadAhead } from '../helpers/readAhead';
 import type { Redact } from '../transport/errors';
 
 /** One image's checked inputs: everything needed to send it, read before any request goes out. */
 export interface ImagePlan<TFields> {
 	itemIndex: number;
+	/** The image's place among this execution's images, the order their requests start in. */
+	position: number;
 	modelId: string;
 	image: ImageInput;
 	fields: TFields;
@@ -22,6 +25,8 @@ export interface ImagePlan<TFields> {
 export interface ExecutionContext {
 	redact: Redact;
 	serviceUrl: string;
+	/** Files in a store that reads whole, read one image ahead of the requests. */
+	wholeFiles: WholeFileReadAhead;
 }
 
 export interface Operation<TFields> {
