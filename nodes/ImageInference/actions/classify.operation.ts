@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ClassifyRequest } from '../contract';
 import { CONFIDENCE_BOUNDS, classifyRequestSchema, classifyAnswerSchema } from '../contract';
 import { originalBinary } from '../helpers/imageInput';
-import { imageFacts, passedThroughBinaries } from '../helpers/outputItem';
+import { imageFacts, passedThroughBinaries } from './outputItem';
 import { readOptionalNumber, readOptions } from '../helpers/parameters';
 import { confidenceOption, optionsCollection } from './common.description';
 import { predict } from './predict';

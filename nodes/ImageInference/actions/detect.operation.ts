@@ -8,7 +8,7 @@ import { MAX_OBJECTS_BOUNDS } from '../helpers/constants';
 import type { DetectionFilter } from '../helpers/detections';
 import { countLabels, countsByLabel, filterDetections, parseLabelList, summarizeCounts } from '../helpers/detections';
 import { originalBinary } from '../helpers/imageInput';
-import { imageFacts, passedThroughBinaries } from '../helpers/outputItem';
+import { imageFacts, passedThroughBinaries } from './outputItem';
 import { runsAsTool } from '../helpers/toolOutput';
 import { readFieldName, readOptionalBoolean, readOptionalNumber, readOptions, truncate } from '../helpers/parameters';
 import { confidenceOption, optionsCollection } from './common.description';

@@ -1,7 +1,7 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ImagePlan } from '../actions/types';
-import type { ImageSize } from './imageSize';
+import type { ImageSize } from '../helpers/imageSize';
+import type { ImagePlan } from './types';
 
 /** Which image an output item is about: its field, file name and pixel size, and the item's skipped files. */
 export function imageFacts(plan: ImagePlan<unknown>, size: ImageSize | undefined): IDataObject {
