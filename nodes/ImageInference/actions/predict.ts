@@ -4,7 +4,7 @@ import type { z } from 'zod';
 
 import type { PredictionKind } from '../contract';
 import { describeIssues } from '../contract';
-import { checkImageBytes, isReadWhole, resolveImage, storedFile } from '../helpers/imageInput';
+import { checkImageBytes, resolveImage, wholeReadField, storedFile } from '../helpers/imageInput';
 import { requestPrediction } from '../transport';
 import { BODY_CHUNK_BYTES, jsonBody, jsonBodyFromStream } from '../transport/body';
 import type { LiftedImage } from '../transport/liftImage';
@@ -53,7 +53,7 @@ async function requestBody<TFields extends object>(
 	const fields: Record<string, unknown> = { ...(checked.data as object) };
 	delete fields.image;
 	if (image.source !== 'binary') return jsonBody(imageText, fields);
-	if (isReadWhole(this.getInputData()[itemIndex].binary![image.field])) {
+	if (wholeReadField.call(this, itemIndex, image) !== undefined) {
 		const bytes = await context.wholeFiles.read(plan.position);
 		// the file's one read: checked here, as the check before the requests could not read it
 		const size = checkImageBytes.call(this, itemIndex, image.field, bytes);

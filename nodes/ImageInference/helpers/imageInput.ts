@@ -271,8 +271,15 @@ function notAnImage(node: INode, itemIndex: number, field: string, binary: IBina
  */
 const WHOLE_READ_STORES = new Set(['database']);
 
-export function isReadWhole(binary: IBinaryData): boolean {
+function isReadWhole(binary: IBinaryData): boolean {
 	return binary.id !== undefined && WHOLE_READ_STORES.has(binary.id.split(':')[0]);
+}
+
+/** The binary field of an image whose file is in a store that reads whole; undefined for any other image. */
+export function wholeReadField(this: IExecuteFunctions, itemIndex: number, image: ImageInput): string | undefined {
+	if (image.source !== 'binary') return undefined;
+	const binary = this.getInputData()[itemIndex].binary?.[image.field];
+	return binary !== undefined && isReadWhole(binary) ? image.field : undefined;
 }
 
 function fileNameFromUrl(url: string): string {

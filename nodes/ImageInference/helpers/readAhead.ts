@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { ImageInput } from './imageInput';
-import { isReadWhole } from './imageInput';
+import { wholeReadField } from './imageInput';
 
 /**
  * Reads the files of a store that cannot read part of one (n8n's database store, queue mode's
@@ -69,19 +69,11 @@ export function readFilesAhead(
 	images: ReadonlyArray<{ itemIndex: number; image: ImageInput }>,
 	stopped: () => boolean,
 ): WholeFileReadAhead {
-	const items = this.getInputData();
-	const fieldOf = (position: number) => {
-		const { image } = images[position];
-		return image.source === 'binary' ? image.field : undefined;
-	};
+	const fieldAt = (position: number) => wholeReadField.call(this, images[position].itemIndex, images[position].image);
 	return new WholeFileReadAhead(
 		images.length,
-		(position) => {
-			const field = fieldOf(position);
-			const binary = field === undefined ? undefined : items[images[position].itemIndex].binary?.[field];
-			return binary !== undefined && isReadWhole(binary);
-		},
-		async (position) => await this.helpers.getBinaryDataBuffer(images[position].itemIndex, fieldOf(position)!),
+		(position) => fieldAt(position) !== undefined,
+		async (position) => await this.helpers.getBinaryDataBuffer(images[position].itemIndex, fieldAt(position)!),
 		stopped,
 	);
 }
