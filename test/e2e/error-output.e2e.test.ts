@@ -3,6 +3,9 @@
  * output into a node of their own, good items by the success output. n8n's engine does the
  * routing (n8n-core's WorkflowExecute, `handleNodeErrorOutput`); these tests read n8n's run data.
  */
+import * as fs from 'fs';
+import * as path from 'path';
+
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
 import {
 	code,
@@ -15,18 +18,25 @@ import {
 	node,
 	nodeItems,
 	readFile,
+	startScriptedOpenAi,
+	toolMessages,
 	workflow,
 	type ExecuteResult,
 	type N8nHome,
 	type NodeJson,
+	type ScriptedOpenAi,
+	type WorkflowJson,
 } from './lib';
 
 const CREDENTIAL_ID = 'credErrorOut0001';
+const AGENT_WORKFLOW = path.join(__dirname, 'workflows', 'agent-image-inference.json');
 
 describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 	let server: ReferenceServer;
 	let home: N8nHome;
-	const ids: Record<'errorOutput' | 'regularOutput', string> = { errorOutput: '', regularOutput: '' };
+	let model: ScriptedOpenAi;
+	let photoUrl = '';
+	const ids = { errorOutput: '', regularOutput: '', agentToolErrorOutput: '', agentToolRegularOutput: '' };
 	/** Models the faults target: each answers as the default detect model until a fault says otherwise. */
 	const models = { overloaded: '', unreadable: '' };
 
@@ -80,9 +90,32 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 			build('e2e regular output', 'continueRegularOutput'),
 		]);
 		Object.assign(ids, { errorOutput, regularOutput });
+
+		photoUrl = server.hostImage(fs.readFileSync(fixture('car.jpg')), 'image/jpeg');
+		model = await startScriptedOpenAi({ script: () => ({ content: 'unused' }) });
+		await home.importCredentials([
+			imageInferenceCredential('agentImgInfCred1', { baseUrl: server.url, apiKey: server.apiKey }, 'Image Inference account'),
+			{ id: 'agentOpenAiCred1', name: 'Scripted OpenAI-compatible endpoint', type: 'openAiApi', data: { apiKey: model.apiKey, url: model.baseUrl, header: false } },
+		]);
+		const agent = JSON.parse(
+			fs.readFileSync(AGENT_WORKFLOW, 'utf8').replace('__IMAGE_URL__', photoUrl).replace('__MODEL_ID__', server.models.detect),
+		) as WorkflowJson;
+		// AI Agent 3.1 is 2.x's; 1.x's newest is 3 (the same tools agent)
+		if (home.install.major < 2) agent.nodes.find((n) => n.name === 'AI Agent')!.typeVersion = 3;
+		const withToolOnError = (onError: NodeJson['onError']) => {
+			const copy = { ...structuredClone(agent), id: undefined, name: `${agent.name} (tool On Error: ${onError})` };
+			copy.nodes.find((n) => n.name === 'Image Inference')!.onError = onError;
+			return copy;
+		};
+		const [agentToolErrorOutput, agentToolRegularOutput] = await home.importWorkflows([
+			withToolOnError('continueErrorOutput'),
+			withToolOnError('continueRegularOutput'),
+		]);
+		Object.assign(ids, { agentToolErrorOutput, agentToolRegularOutput });
 	});
 
 	afterAll(async () => {
+		await model?.close();
 		await home?.dispose();
 		await server?.close();
 	});
@@ -152,5 +185,26 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 		});
 		expect([items[1].json.error, items[4].json.code]).toEqual([expect.stringMatching(/not a UUID/), 'invalid_response']);
 		expect(r!.data.resultData.runData['Handle failure']).toBeUndefined();
+	});
+
+	it('as an AI Agent\'s tool: with Continue (using error output) n8n hands the agent nothing, even for a call that worked; Continue (using regular output) returns the result', async () => {
+		// n8n's handleNodeErrorOutput counts a tool's main outputs: it has none but the error output n8n
+		// adds, so the loop over its success outputs never runs and output 0 becomes the (empty) error items
+		const toolResults: string[] = [];
+		for (const key of ['agentToolRegularOutput', 'agentToolErrorOutput'] as const) {
+			model.setScript((_request, turn) =>
+				turn === 0
+					? { toolCalls: [{ name: 'Image_Inference', arguments: { modelId: server.models.detect, imageUrl: photoUrl, confidence: 0.3 } }] }
+					: { content: 'done' },
+			);
+			model.requests.splice(0);
+			server.requests.splice(0);
+			await run(key);
+			expect(server.requests.map((request) => request.status)).toEqual([200]);
+			toolResults.push(toolMessages(model.completions()[1].body)[0].content);
+		}
+		const [regular, errorOutput] = toolResults;
+		expect(JSON.parse(regular)).toEqual([expect.objectContaining({ totalDetections: expect.any(Number), countsByLabel: expect.any(Object) })]);
+		expect(JSON.parse(errorOutput)).toBe('');
 	});
 });

@@ -214,7 +214,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	} as unknown as IExecuteFunctions;
 
 	const output = await new ImageInference().execute.call(context);
-	// a tool's items go to its agent, not along main connections
+	// a tool's items go back to its caller, not along main connections: not routed here (an AI Agent
+	// calling it under Continue (using error output) gets nothing from n8n: test/e2e/error-output.e2e.test.ts)
 	const [items, errorItems = []] = options.asTool ? output : routeAsN8nDoes(output, inputItems, node);
 	return { items, errorItems, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events };
 }
