@@ -73,7 +73,10 @@ export interface SentRequest {
 }
 
 export interface RunResult {
+	/** The node's (success) output, as the next node gets it. */
 	items: INodeExecutionData[];
+	/** With On Error "Continue (using error output)": the error output, as its next node gets it; otherwise empty. */
+	errorItems: INodeExecutionData[];
 	/** Bytes of an output binary, read from the store as n8n would. */
 	bytes(item: INodeExecutionData, field: string): Buffer;
 	sent: SentRequest[];
@@ -210,8 +213,63 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		},
 	} as unknown as IExecuteFunctions;
 
-	const [items] = await new ImageInference().execute.call(context);
-	return { items, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events };
+	const output = await new ImageInference().execute.call(context);
+	// a tool's items go back to its caller, not along main connections: not routed here (an AI Agent
+	// calling it under Continue (using error output) gets nothing from n8n: test/e2e/error-output.e2e.test.ts)
+	const [items, errorItems = []] = options.asTool ? output : routeAsN8nDoes(output, inputItems, node);
+	return { items, errorItems, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events };
+}
+
+/**
+ * What n8n's engine does with a node's output before the next nodes get it, ported from n8n-core's
+ * `WorkflowExecute` (packages/core/src/execution-engine/workflow-execute.ts; read compiled in
+ * n8n-core/dist/execution-engine/workflow-execute.js of 1.123.81 and 2.41.1):
+ * - On Error "Continue (using error output)" (`node.onError === 'continueErrorOutput'`):
+ *   `handleNodeErrorOutput` adds an error output after the node's main output and moves each
+ *   error item to it, in order: an item with an `error` property, or whose json has a truthy
+ *   `error` and no other key but those the version allows (below). An error item paired with an
+ *   input item becomes `{ ...item, json: { ...inputItem.json, ...item.json } }`.
+ * - Then, with any On Error, every item with an `error` property gets its json replaced by
+ *   `{ error: error.message }` (2.41.1's `normalizeNodeErrors`, 1.123.81's loop after the run; an
+ *   item whose json has `$error` and `$json` too).
+ * The versions differ only in the json they count as an error: the port applies both and throws
+ * when they disagree, so an item one tested version would route and the other not fails the test.
+ */
+function routeAsN8nDoes(output: INodeExecutionData[][], inputItems: INodeExecutionData[], node: INode): INodeExecutionData[][] {
+	let routed = output.map((items) => [...items]);
+	if (node.onError === 'continueErrorOutput') {
+		const success: INodeExecutionData[] = [];
+		const errors: INodeExecutionData[] = [];
+		for (const item of routed[0] ?? []) {
+			const v1 = isErrorItem(item, 'n8n 1.123.81');
+			if (v1 !== isErrorItem(item, 'n8n 2.41.1')) {
+				throw new Error(`n8n 1.123.81 and 2.41.1 route this item differently: ${JSON.stringify(item.json)}`);
+			}
+			if (!v1) {
+				success.push(item);
+				continue;
+			}
+			const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+			const input = paired && typeof paired === 'object' ? inputItems[paired.item] : undefined;
+			errors.push(input ? { ...item, json: { ...input.json, ...item.json } } : item);
+		}
+		routed = [success, errors];
+	}
+	return routed.map((items) => items.map(normalizeNodeError));
+}
+
+function normalizeNodeError(item: INodeExecutionData): INodeExecutionData {
+	const { $error, $json } = item.json as { $error?: Error; $json?: unknown };
+	if ($error !== undefined && $json !== undefined) return { ...item, error: $error as never, json: { error: $error.message } };
+	return item.error !== undefined ? { ...item, json: { error: item.error.message } } : item;
+}
+
+function isErrorItem(item: INodeExecutionData, version: 'n8n 1.123.81' | 'n8n 2.41.1'): boolean {
+	if (item.error) return true;
+	if (!item.json.error) return false;
+	const keys = Object.keys(item.json);
+	if (version === 'n8n 2.41.1') return keys.every((key) => ['error', 'message', 'details'].includes(key));
+	return keys.length === 1 || (keys.length === 2 && Boolean(item.json.message));
 }
 
 /** n8n's httpRequest, reduced to the options this package uses, over node:http. */

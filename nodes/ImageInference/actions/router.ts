@@ -6,6 +6,7 @@ import { readImageInputs } from '../helpers/imageInput';
 import { readModelId, readRequestSettings } from '../helpers/parameters';
 import { runStoppingAtFirstFailure } from '../helpers/pool';
 import { readFilesAhead } from '../helpers/readAhead';
+import { runsAsTool } from '../helpers/toolOutput';
 import { CREDENTIAL_TYPE } from '../transport';
 import { createRedactor, errorJson } from '../transport/errors';
 import { classify } from './classify.operation';
@@ -30,6 +31,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" is not supported`);
 	}
 	const continueOnFail = this.continueOnFail();
+	// an agent reads the tool's items itself, whatever On Error says: they keep the one shape
+	const toErrorOutput = this.getNode().onError === 'continueErrorOutput' && !runsAsTool(this);
 	// per input item, per image: that image's output items
 	const slots: INodeExecutionData[][][] = items.map(() => []);
 
@@ -52,7 +55,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			for (const image of images) plans.push({ itemIndex, position: plans.length, modelId, image, fields, passThrough, skippedFiles, settings });
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
-			slots[itemIndex] = [[errorItem(error, itemIndex)]];
+			slots[itemIndex] = [[errorItem(error, itemIndex, toErrorOutput)]];
 		}
 	}
 	if (plans.length === 0 || !concurrency) return [slots.flat(2)];
@@ -75,16 +78,32 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				failed = true;
 				throw asNodeError(this.getNode(), error, plan.itemIndex);
 			}
-			slots[plan.itemIndex][slot] = [errorItem(error, plan.itemIndex)];
+			slots[plan.itemIndex][slot] = [errorItem(error, plan.itemIndex, toErrorOutput)];
 		}
 	});
 	if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
 	return [slots.flat(2)];
 }
 
-/** The Continue On Fail item standing in for a failed one: what failed and why, nothing secret. */
-function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
-	return { json: errorJson(error), pairedItem: { item: itemIndex } };
+/**
+ * The Continue On Fail item standing in for a failed one: what failed and why, nothing secret.
+ *
+ * For On Error "Continue (using error output)" the same fields go under `error`, the one shape
+ * n8n moves to the error output that keeps them. n8n-core's `WorkflowExecute`
+ * (packages/core/src/execution-engine/workflow-execute.ts; compiled in
+ * n8n-core/dist/execution-engine/workflow-execute.js, `handleNodeErrorOutput`, the same in 1.123.81
+ * and 2.41.1) takes an item to the error output when the item has an `error` property, or when its
+ * json has a truthy `error` and nothing else (1.123.81 also accepts `message` beside it, 2.41.1
+ * `message` and `details`); there it becomes the paired input item's json with the item's json
+ * over it. After that, every item with an `error` property gets its json replaced by
+ * `{ error: <its message> }` (`normalizeNodeErrors` in 2.41.1, the loop after the run in
+ * 1.123.81): description, status, code, details and attempts would be lost that way.
+ */
+function errorItem(error: unknown, itemIndex: number, toErrorOutput: boolean): INodeExecutionData {
+	const json = errorJson(error);
+	if (!toErrorOutput) return { json, pairedItem: { item: itemIndex } };
+	const { error: message, ...rest } = json;
+	return { json: { error: { message, ...rest } }, pairedItem: { item: itemIndex } };
 }
 
 /** Errors this node raises are already n8n errors with their item; anything else gets wrapped. */

@@ -1,0 +1,155 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { sha256 } from '../reference-server/faults';
+import type { InputItem } from '../harness/execute';
+import { CAR, DOG, detectParameters, useServer } from './setup';
+
+/**
+ * On Error "Continue (using error output)": the harness routes the node's output as n8n's engine
+ * does (test/harness/execute.ts, ported from n8n-core's WorkflowExecute), so each test sees the
+ * success and the error output a workflow's next nodes get.
+ */
+describe('On Error: Continue (using error output)', () => {
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+	const MISSING_MODEL = '00000000-0000-4000-8000-00000000dead';
+
+	const photo = (name: string, bytes: Buffer): InputItem => ({
+		json: { photo: name },
+		binary: { data: { bytes, fileName: `${name}.jpg`, mimeType: 'image/jpeg' } },
+	});
+	const car = photo('car', CAR);
+	const dog = photo('dog', DOG);
+	const failOnDog = (action: Parameters<ReturnType<typeof server>['addFault']>[0]['action']) =>
+		server().addFault({ match: { imageSha256: sha256(DOG) }, action });
+
+	/** The error output holds the failed item alone: its input's fields, n8n's merge, and what failed. */
+	const failedItem = (input: string, pairedTo: number, error: Record<string, unknown>): INodeExecutionData => ({
+		json: { photo: input, error: { details: [], status: null, code: null, attempts: 0, description: expect.any(String), ...error } },
+		pairedItem: { item: pairedTo },
+	});
+
+	/** The good item (the car, first) is a detection result on the success output, and nothing else is. */
+	const expectCarSucceededAlone = (items: INodeExecutionData[]) => {
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }]);
+		expect(items[0].json).toMatchObject({ fileName: 'car.jpg', totalDetections: expect.any(Number), detections: expect.any(Array) });
+		expect(items[0].json.error).toBeUndefined();
+	};
+
+	it('bad input caught before the network (an invalid option)', async () => {
+		const parameters = detectParameters(server(), { options: (index: number) => (index === 1 ? { confidence: 1.5 } : {}) });
+		const { items, errorItems } = await run(parameters, [car, dog], { onError: 'continueErrorOutput' });
+		expectCarSucceededAlone(items);
+		expect(errorItems).toEqual([
+			failedItem('dog', 1, { message: expect.stringMatching(/Confidence Threshold must be a number from 0 to 1, got 1.5/) }),
+		]);
+		expect(server().requests).toHaveLength(1);
+	});
+
+	it('a 4xx answer (an unknown model)', async () => {
+		const parameters = detectParameters(server(), { modelId: (index: number) => (index === 1 ? MISSING_MODEL : server().models.detect) });
+		const { items, errorItems } = await run(parameters, [car, dog], { onError: 'continueErrorOutput' });
+		expectCarSucceededAlone(items);
+		expect(errorItems).toEqual([
+			failedItem('dog', 1, {
+				message: `Model ${MISSING_MODEL} was not found (404 Not Found)`,
+				description: expect.stringContaining('deployed'),
+				status: 404,
+				code: 'not_found',
+				attempts: 1,
+			}),
+		]);
+	});
+
+	it('a 5xx answer after every retry', async () => {
+		failOnDog({ type: 'status', status: 503, body: 'overloaded' });
+		const parameters = detectParameters(server(), { options: { retries: 1 } });
+		const { items, errorItems } = await run(parameters, [car, dog], { onError: 'continueErrorOutput' });
+		expectCarSucceededAlone(items);
+		expect(errorItems).toEqual([
+			failedItem('dog', 1, {
+				message: 'The service failed (503 Service Unavailable) (gave up after 2 attempts)',
+				description: expect.stringContaining('overloaded'),
+				status: 503,
+				code: 'server_error',
+				attempts: 2,
+			}),
+		]);
+	});
+
+	it('a time-out', async () => {
+		failOnDog({ type: 'hang' });
+		const parameters = detectParameters(server(), { options: { retries: 0, timeout: 300 } });
+		const { items, errorItems } = await run(parameters, [car, dog], { onError: 'continueErrorOutput' });
+		expectCarSucceededAlone(items);
+		expect(errorItems).toEqual([
+			failedItem('dog', 1, { message: 'The service did not answer within 300 ms', description: expect.stringContaining('Timeout'), code: 'timeout', attempts: 1 }),
+		]);
+	});
+
+	it('an unreadable 200 answer', async () => {
+		failOnDog({ type: 'malformed-json' });
+		const { items, errorItems } = await run(detectParameters(server()), [car, dog], { onError: 'continueErrorOutput' });
+		expectCarSucceededAlone(items);
+		expect(errorItems).toEqual([
+			failedItem('dog', 1, { message: expect.stringMatching(/answer could not be read: the 200 answer is not JSON/), code: 'invalid_response', attempts: 1 }),
+		]);
+	});
+
+	it('an unreadable image (a file that is not an image)', async () => {
+		const invoice: InputItem = { json: { photo: 'invoice' }, binary: { data: { bytes: Buffer.from('%PDF-1.7 hello'), fileName: 'invoice.pdf', mimeType: 'application/pdf' } } };
+		const { items, errorItems } = await run(detectParameters(server()), [car, invoice], { onError: 'continueErrorOutput' });
+		expectCarSucceededAlone(items);
+		expect(errorItems).toEqual([
+			failedItem('invoice', 1, { message: 'The file in binary field "data" is not an image', description: expect.stringContaining('invoice.pdf') }),
+		]);
+		expect(server().requests).toHaveLength(1);
+	});
+
+	it('a failed read of the binary (no such binary field)', async () => {
+		const noFile: InputItem = { json: { photo: 'none' }, binary: { picture: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg' } } };
+		const { items, errorItems } = await run(detectParameters(server()), [car, noFile], { onError: 'continueErrorOutput' });
+		expectCarSucceededAlone(items);
+		expect(errorItems).toEqual([
+			failedItem('none', 1, { message: 'No binary field "data" on this item', description: expect.stringContaining('"picture"') }),
+		]);
+	});
+
+	it('a mixed batch: the good items leave the success output in input order, each failed one the error output, each paired with its input', async () => {
+		failOnDog({ type: 'status', status: 503 });
+		const parameters = detectParameters(server(), {
+			modelId: (index: number) => (index === 1 ? 'not-a-model' : server().models.detect),
+			options: { retries: 0 },
+		});
+		const inputs = [photo('car 1', CAR), photo('bad id', CAR), photo('car 2', CAR), dog, photo('car 3', CAR)];
+		const { items, errorItems } = await run(parameters, inputs, { onError: 'continueErrorOutput' });
+		expect(items.map((item) => [item.pairedItem, item.json.fileName, typeof item.json.totalDetections])).toEqual([
+			[{ item: 0 }, 'car 1.jpg', 'number'],
+			[{ item: 2 }, 'car 2.jpg', 'number'],
+			[{ item: 4 }, 'car 3.jpg', 'number'],
+		]);
+		expect(errorItems).toEqual([
+			failedItem('bad id', 1, { message: expect.stringMatching(/Model ID "not-a-model" is not a UUID/) }),
+			failedItem('dog', 3, { message: 'The service failed (503 Service Unavailable)', status: 503, code: 'server_error', attempts: 1 }),
+		]);
+	});
+
+	it('with Continue (using regular output) the error items stay in the one output, in their places, as before', async () => {
+		failOnDog({ type: 'status', status: 503 });
+		const parameters = detectParameters(server(), { options: { retries: 0 } });
+		const { items, errorItems } = await run(parameters, [car, dog, photo('car 2', CAR)], { onError: 'continueRegularOutput' });
+		expect(errorItems).toEqual([]);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(items[1]).toEqual({
+			json: {
+				error: 'The service failed (503 Service Unavailable)',
+				description: 'The service gave no reason.',
+				status: 503,
+				code: 'server_error',
+				details: [],
+				attempts: 1,
+			},
+			pairedItem: { item: 1 },
+		});
+		expect([items[0].json.fileName, items[2].json.fileName]).toEqual(['car.jpg', 'car 2.jpg']);
+	});
+});
