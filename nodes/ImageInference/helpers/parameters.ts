@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { UUID_PATTERN } from '../contract';
+import type { RequestSettings } from '../transport';
 import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_CONCURRENCY, MAX_RETRIES, MAX_TIMEOUT_MS } from './constants';
 
 export function readModelId(this: IExecuteFunctions, itemIndex: number): string {
@@ -91,12 +92,6 @@ export function readFieldName(
 		});
 	}
 	return name;
-}
-
-export interface RequestSettings {
-	concurrency: number;
-	retries: number;
-	timeoutMs: number;
 }
 
 /** How one item's requests are sent (Concurrency is checked here; the router runs the batch at one value). */
