@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ImageInput, SkippedFile } from '../helpers/imageInput';
-import type { RequestSettings } from '../helpers/parameters';
+import type { RequestSettings } from '../transport';
 import type { WholeFileReadAhead } from '../helpers/readAhead';
 import type { Redact } from '../transport/errors';
 

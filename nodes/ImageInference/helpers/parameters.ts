@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { UUID_PATTERN } from '../contract';
+import type { RequestSettings } from '../transport';
 import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_CONCURRENCY, MAX_RETRIES, MAX_TIMEOUT_MS } from './constants';
 
 export function readModelId(this: IExecuteFunctions, itemIndex: number): string {
@@ -27,9 +28,14 @@ export function readOptions(this: IExecuteFunctions, itemIndex: number): IDataOb
 	return typeof options === 'object' && options !== null ? (options as IDataObject) : {};
 }
 
+/** Plain decimal notation (`3`, `0.25`, `-1`): what a user means by a number, unlike `0x3` or `1e1`. */
+const PLAIN_DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)$/;
+
 /**
  * An optional number the user set (or an expression produced): `undefined` when unset, an item
  * error naming the option when it is not a number in [min, max]. 0 is a value, never "unset".
+ * Text from an expression counts only in plain decimal notation: `Number()` would read a blank
+ * as 0 and `0x3`, `1e1` or `Infinity` as numbers nobody meant.
  */
 export function readOptionalNumber(
 	this: IExecuteFunctions,
@@ -40,9 +46,15 @@ export function readOptionalNumber(
 	bounds: { min: number; max: number; integer?: boolean },
 ): number | undefined {
 	const value = options[key];
-	if (value === undefined || value === null || value === '') return undefined;
-	const number = typeof value === 'string' ? Number(value.trim()) : value;
+	if (value === undefined || value === null) return undefined;
 	const kind = bounds.integer ? 'a whole number' : 'a number';
+	if (typeof value === 'string' && value.trim() === '') {
+		throw new NodeOperationError(this.getNode(), `${label} is blank: it must be ${kind} from ${bounds.min} to ${bounds.max}`, {
+			itemIndex,
+			description: `The "${label}" option (or the expression that sets it) gave ${truncate(JSON.stringify(value), 40)}. Remove the option to use the default, or give it a number.`,
+		});
+	}
+	const number = typeof value === 'string' && PLAIN_DECIMAL.test(value.trim()) ? Number(value.trim()) : value;
 	if (
 		typeof number !== 'number' ||
 		!Number.isFinite(number) ||
@@ -91,12 +103,6 @@ export function readFieldName(
 		});
 	}
 	return name;
-}
-
-export interface RequestSettings {
-	concurrency: number;
-	retries: number;
-	timeoutMs: number;
 }
 
 /** How one item's requests are sent (Concurrency is checked here; the router runs the batch at one value). */
