@@ -1,14 +1,22 @@
-import type { ICredentialDataDecryptedObject, ICredentialType, IHttpRequestOptions, INodeProperties, Icon } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
 
-import { DEFAULT_BASE_URL, apiKeyPlacement, normalizeBaseUrl } from '../nodes/ImageInference/contract';
+import {
+	API_KEY_HEADER,
+	API_KEY_QUERY_PARAMETER,
+	BASE_URL_EXPRESSION,
+	DEFAULT_BASE_URL,
+	NIL_UUID,
+	normalizeBaseUrl,
+	predictPath,
+} from '../nodes/ImageInference/contract';
 
-/**
- * Tested by the Image Inference node (`testedBy` on its credential entry, `methods.credentialTest`
- * on the node): n8n's declarative `test` can only fail on a body field equal to a value, so it
- * would pass a wrong Base URL that answers any page. The node's test passes only on answers the
- * service gives and names the Base URL and what came back otherwise (docs/compatibility.md,
- * "Credential test").
- */
 export class ImageInferenceApi implements ICredentialType {
 	name = 'imageInferenceApi';
 
@@ -64,13 +72,41 @@ export class ImageInferenceApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const placement = apiKeyPlacement(credentials);
+		const apiKey = String(credentials.apiKey ?? '');
 		const authenticated: IHttpRequestOptions = {
 			...requestOptions,
 			baseURL: requestOptions.baseURL ?? normalizeBaseUrl(credentials.baseUrl),
 		};
-		if ('qs' in placement) authenticated.qs = { ...(requestOptions.qs ?? {}), ...placement.qs };
-		else authenticated.headers = { ...(requestOptions.headers ?? {}), ...placement.headers };
+		if (credentials.sendAs === 'query') {
+			authenticated.qs = { ...(requestOptions.qs ?? {}), [API_KEY_QUERY_PARAMETER]: apiKey };
+		} else {
+			authenticated.headers = { ...(requestOptions.headers ?? {}), [API_KEY_HEADER]: apiKey };
+		}
 		return authenticated;
 	}
+
+	/**
+	 * A predict call on the nil model with an empty body: a valid key gets 400 (no image) or
+	 * 404 (no such model), an invalid one 401 with code "unauthorized". Needs no real model.
+	 */
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: BASE_URL_EXPRESSION,
+			url: predictPath('detect', NIL_UUID),
+			method: 'POST',
+			body: {},
+			json: true,
+			ignoreHttpStatusErrors: true,
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'code',
+					value: 'unauthorized',
+					message: 'Invalid or missing credentials: check the API key and Send API Key As',
+				},
+			},
+		],
+	};
 }

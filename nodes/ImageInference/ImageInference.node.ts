@@ -1,12 +1,4 @@
-import type {
-	ICredentialTestFunctions,
-	ICredentialsDecrypted,
-	IExecuteFunctions,
-	INodeCredentialTestResult,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as classify from './actions/classify.operation';
@@ -14,7 +6,6 @@ import { imageSourceFields, modelIdField } from './actions/common.description';
 import * as detect from './actions/detect.operation';
 import { router } from './actions/router';
 import { runAsTool, runsAsTool, toolDescriptionProperty } from './helpers/toolOutput';
-import { testImageInferenceCredential } from './transport/credentialTest';
 
 export class ImageInference implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,7 +20,7 @@ export class ImageInference implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'imageInferenceApi', required: true, testedBy: 'imageInferenceApiTest' }],
+		credentials: [{ name: 'imageInferenceApi', required: true }],
 		properties: [
 			{
 				displayName: 'Operation',
@@ -58,18 +49,6 @@ export class ImageInference implements INodeType {
 			...classify.description,
 			toolDescriptionProperty,
 		],
-	};
-
-	methods = {
-		credentialTest: {
-			/** The credential's test (transport/credentialTest.ts); n8n gives it only `request` among HTTP helpers. */
-			async imageInferenceApiTest(
-				this: ICredentialTestFunctions,
-				credential: ICredentialsDecrypted,
-			): Promise<INodeCredentialTestResult> {
-				return await testImageInferenceCredential(this.helpers, credential.data ?? {});
-			},
-		},
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -18,14 +18,8 @@ export function normalizeBaseUrl(baseUrl: unknown): string {
 	return text.replace(TRAILING_SLASHES, '');
 }
 
-/**
- * Where a request carries the key, as the credential's "Send API Key As" says: exactly one of the
- * header and the query parameter. The credential's authenticate and its test both place it so.
- */
-export function apiKeyPlacement(credentials: { apiKey?: unknown; sendAs?: unknown }): { headers: Record<string, string> } | { qs: Record<string, string> } {
-	const apiKey = String(credentials.apiKey ?? '');
-	return credentials.sendAs === 'query' ? { qs: { [API_KEY_QUERY_PARAMETER]: apiKey } } : { headers: { [API_KEY_HEADER]: apiKey } };
-}
+/** The same normalisation as an n8n expression over the credential (for its test request). */
+export const BASE_URL_EXPRESSION = `={{$credentials.baseUrl && $credentials.baseUrl.trim() ? $credentials.baseUrl.trim().replace(${TRAILING_SLASHES.toString()}, "") : "${DEFAULT_BASE_URL}"}}`;
 
 export type PredictionKind = 'detect' | 'classify';
 
