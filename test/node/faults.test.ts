@@ -55,7 +55,7 @@ describe('faults, one item at a time', () => {
 
 	it('a retry after a reset mid-answer sends the whole image again and succeeds', async () => {
 		server().addFault({ match: { kind: 'detect' }, times: 1, action: { type: 'reset' } });
-		const { items } = await run(detectParameters(server(), { options: { retries: 2, timeout: 1000, confidence: 0.4 } }), [carItem()]);
+		const { items } = await run(detectParameters(server(), { options: { retries: 2, timeout: 20000, confidence: 0.4 } }), [carItem()]);
 		expect(items[0].json.detections).toEqual((server().predict('detect', CAR, { confidence: 0.4 }) as { detections: unknown[] }).detections);
 		const [first, retry] = server().requests;
 		expect(server().requests).toHaveLength(2);
