@@ -6,7 +6,7 @@ import { CONFIDENCE_BOUNDS, STROKE_WIDTH_BOUNDS, detectRequestSchema, detectAnsw
 import { readAnnotatedImage } from '../helpers/annotatedImage';
 import { MAX_OBJECTS_BOUNDS } from '../helpers/constants';
 import type { DetectionFilter } from '../helpers/detections';
-import { countLabels, countsByLabel, filterDetections, parseLabelList, summarizeCounts } from '../helpers/detections';
+import { countLabels, countsByLabel, filterDetectionsCounted, parseLabelList, summarizeCounts } from '../helpers/detections';
 import { originalBinary } from '../helpers/imageInput';
 import { imageFacts, passedThroughBinaries } from './outputItem';
 import { runsAsTool } from '../helpers/toolOutput';
@@ -259,7 +259,10 @@ export async function execute(
 		if (original) binary[fields.imageFields.original] = original;
 	}
 	const facts = { ...imageFacts(plan, size), ...(warnings.length ? { warnings } : {}) };
-	const results = describeDetections(result, fields.filter);
+	const { results, removed } = describeDetections(result, fields.filter);
+	context.hints.image(plan, size);
+	if (result.detections.length === 0) context.hints.nothing(plan, fields.request.confidence);
+	context.hints.removed(plan, result.detections.length, removed);
 	const item = (json: IDataObject): INodeExecutionData => ({
 		json,
 		...(Object.keys(binary).length ? { binary: copyBinaries(binary) } : {}),
@@ -274,14 +277,17 @@ export async function execute(
 
 /** The result without its image, filtered as the user asked, with counts and a summary of what was kept. */
 function describeDetections(result: DetectResult, filter: DetectionFilter) {
-	const detections = filterDetections(result.detections, filter);
+	const { kept: detections, removed } = filterDetectionsCounted(result.detections, filter);
 	const labelsCount = countLabels(detections, result.labelsCount);
 	return {
-		detections,
-		labelsCount,
-		countsByLabel: countsByLabel(labelsCount),
-		totalDetections: detections.length,
-		summary: summarizeCounts(labelsCount),
+		results: {
+			detections,
+			labelsCount,
+			countsByLabel: countsByLabel(labelsCount),
+			totalDetections: detections.length,
+			summary: summarizeCounts(labelsCount),
+		},
+		removed,
 	};
 }
 
