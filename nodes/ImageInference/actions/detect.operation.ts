@@ -40,6 +40,11 @@ const properties: INodeProperties[] = [
 			},
 		],
 		default: 'image',
+		builderHint: {
+			propertyHint:
+				"Keep 'image' (one item per image with detections, countsByLabel, totalDetections and summary) to count, branch with IF or send a message or the annotated picture. " +
+				"Use 'object' to handle each detection as its own item (e.g. crop it with Edit Image using x, y, width and height); an image with no object then gives no item unless the option includeImagesWithoutObjects is on.",
+		},
 	},
 	optionsCollection([
 		{
@@ -106,6 +111,12 @@ const properties: INodeProperties[] = [
 			],
 			default: 'annotated',
 			description: 'Which image files the output items carry',
+			builderHint: {
+				propertyHint:
+					"'annotated' (default) puts the picture with the boxes drawn in binary field data, for Send Email, Telegram or a form's completion page; " +
+					"'original' carries the input image on, for cropping with Edit Image (not with Image Source url); 'both' carries both; " +
+					"'none' when only the numbers are needed: the service then draws no picture.",
+			},
 		},
 		{
 			displayName: 'Put Annotated Image in Field',
