@@ -186,7 +186,8 @@ describe.each(e2eVersions())('execution hints in the output panel of n8n %s (Chr
 			await page.mouse.move(0, 0);
 			await page.screenshot({ path: path.join(repoRoot, 'docs', 'node-execution-hints.png') });
 		}
-		await page.locator('[data-test-id="ndv-close-button"]').click();
+		// n8n-editor-ui 1.123 shows NodeDetailsView ("back-to-canvas"); 2.41 NodeDetailsViewV2 ("ndv-close-button")
+		await page.locator('[data-test-id="ndv-close-button"]:visible, [data-test-id="back-to-canvas"]:visible').first().click();
 		await output.waitFor({ state: 'hidden' });
 
 		// the same photo, no option, the key in the header: the panel shows the result and no hint
