@@ -43,6 +43,13 @@ describe('execution hints in the output panel', () => {
 		]);
 	});
 
+	it('names the first 8 items of a long run and counts the rest', async () => {
+		const { hints } = await run(detectParameters(server()), Array.from({ length: 11 }, () => grayItem()));
+		expect(hints.map((hint) => hint.message)).toEqual([
+			"Nothing was detected in 11 images (items 0, 1, 2, 3, 4, 5, 6, 7 and 3 more) at the model's default Confidence Threshold (the option is not set). A lower Confidence Threshold (Options) may find what the model is less sure of.",
+		]);
+	});
+
 	it('says so when a classification has no category above the threshold', async () => {
 		const { hints } = await run(classifyParameters(server(), { options: { confidence: 0.99 } }), [carItem()]);
 		expect(hints.map((hint) => hint.message)).toEqual([
