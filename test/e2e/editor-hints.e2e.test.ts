@@ -21,9 +21,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { PNG } from 'pngjs';
-
-import { SAMPLE_PDF } from '../harness/images';
+import { flatPng, pngClaimingSize, SAMPLE_PDF } from '../harness/images';
 import { startReferenceServer, sha256, type ReferenceServer } from '../reference-server';
 import {
 	code,
@@ -52,19 +50,8 @@ const HEADER_CREDENTIAL = 'hintsHeaderCred1';
 const WORKFLOW_ID = 'imgInfHintsRun01';
 const API_KEY = 'ref-hints-e2e-Vt4pQ9sL';
 
-function flatPng(width: number, height: number): Buffer {
-	const png = new PNG({ width, height });
-	png.data.fill(128);
-	return PNG.sync.write(png);
-}
 const GRAY = flatPng(64, 48);
-/** A PNG whose header says 4000 × 2600. */
-const LARGE = (() => {
-	const bytes = flatPng(64, 48);
-	bytes.writeUInt32BE(4000, 16);
-	bytes.writeUInt32BE(2600, 20);
-	return bytes;
-})();
+const LARGE = pngClaimingSize(4000, 2600);
 
 function hintsWorkflow(models: { detect: string }, files: string): WorkflowJson {
 	const at = (n: NodeJson, x: number, y: number): NodeJson => ({ ...n, position: [x, y] });

@@ -1,15 +1,6 @@
-import { PNG } from 'pngjs';
-
-import { SAMPLE_PDF } from '../harness/images';
+import { flatPng, pngClaimingSize, SAMPLE_PDF } from '../harness/images';
 import type { InputItem } from '../harness/execute';
 import { CAR, carItem, classifyParameters, detectParameters, useServer } from './setup';
-
-/** A PNG of one flat grey: nothing in it for the colour models to find. */
-function flatPng(width: number, height: number): Buffer {
-	const png = new PNG({ width, height });
-	png.data.fill(128);
-	return PNG.sync.write(png);
-}
 
 const grayItem = (width = 64, height = 48): InputItem => ({
 	binary: { data: { bytes: flatPng(width, height), fileName: 'gray.png', mimeType: 'image/png' } },
@@ -90,9 +81,7 @@ describe('execution hints in the output panel', () => {
 
 	it('suggests resizing a photo over 10 megapixels with Edit Image, naming its size', async () => {
 		// The node reads the pixel size from the header; the service's answer is given, so no 10-megapixel image is decoded.
-		const large = flatPng(64, 48);
-		large.writeUInt32BE(4000, 16);
-		large.writeUInt32BE(2600, 20);
+		const large = pngClaimingSize(4000, 2600);
 		server().addFault({
 			match: { kind: 'detect' },
 			times: 1,
