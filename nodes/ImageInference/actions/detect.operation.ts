@@ -6,7 +6,7 @@ import { CONFIDENCE_BOUNDS, STROKE_WIDTH_BOUNDS, detectRequestSchema, detectAnsw
 import { readAnnotatedImage } from '../helpers/annotatedImage';
 import { MAX_OBJECTS_BOUNDS } from '../helpers/constants';
 import type { DetectionFilter } from '../helpers/detections';
-import { countLabels, countsByLabel, filterDetections, parseLabelList, summarizeCounts } from '../helpers/detections';
+import { countLabels, countsByLabel, filterDetectionsCounted, parseLabelList, summarizeCounts } from '../helpers/detections';
 import { originalBinary } from '../helpers/imageInput';
 import { imageFacts, passedThroughBinaries } from './outputItem';
 import { runsAsTool } from '../helpers/toolOutput';
@@ -40,6 +40,11 @@ const properties: INodeProperties[] = [
 			},
 		],
 		default: 'image',
+		builderHint: {
+			propertyHint:
+				"Keep 'image' (one item per image with detections, countsByLabel, totalDetections and summary) to count, branch with IF or send a message or the annotated picture. " +
+				"Use 'object' to handle each detection as its own item (e.g. crop it with Edit Image using x, y, width and height); an image with no object then gives no item unless the option includeImagesWithoutObjects is on.",
+		},
 	},
 	optionsCollection([
 		{
@@ -106,6 +111,12 @@ const properties: INodeProperties[] = [
 			],
 			default: 'annotated',
 			description: 'Which image files the output items carry',
+			builderHint: {
+				propertyHint:
+					"'annotated' (default) puts the picture with the boxes drawn in binary field data, for Send Email, Telegram or a form's completion page; " +
+					"'original' carries the input image on, for cropping with Edit Image (not with Image Source url); 'both' carries both; " +
+					"'none' when only the numbers are needed: the service then draws no picture.",
+			},
 		},
 		{
 			displayName: 'Put Annotated Image in Field',
@@ -259,7 +270,10 @@ export async function execute(
 		if (original) binary[fields.imageFields.original] = original;
 	}
 	const facts = { ...imageFacts(plan, size), ...(warnings.length ? { warnings } : {}) };
-	const results = describeDetections(result, fields.filter);
+	const { results, removed } = describeDetections(result, fields.filter);
+	context.hints.image(plan, size);
+	if (result.detections.length === 0) context.hints.nothing(plan, fields.request.confidence);
+	context.hints.removed(plan, result.detections.length, removed);
 	const item = (json: IDataObject): INodeExecutionData => ({
 		json,
 		...(Object.keys(binary).length ? { binary: copyBinaries(binary) } : {}),
@@ -274,14 +288,17 @@ export async function execute(
 
 /** The result without its image, filtered as the user asked, with counts and a summary of what was kept. */
 function describeDetections(result: DetectResult, filter: DetectionFilter) {
-	const detections = filterDetections(result.detections, filter);
+	const { kept: detections, removed } = filterDetectionsCounted(result.detections, filter);
 	const labelsCount = countLabels(detections, result.labelsCount);
 	return {
-		detections,
-		labelsCount,
-		countsByLabel: countsByLabel(labelsCount),
-		totalDetections: detections.length,
-		summary: summarizeCounts(labelsCount),
+		results: {
+			detections,
+			labelsCount,
+			countsByLabel: countsByLabel(labelsCount),
+			totalDetections: detections.length,
+			summary: summarizeCounts(labelsCount),
+		},
+		removed,
 	};
 }
 

@@ -10,11 +10,33 @@ export interface DetectionFilter {
 }
 
 export function filterDetections(detections: DetectedObject[], filter: DetectionFilter): DetectedObject[] {
+	return filterDetectionsCounted(detections, filter).kept;
+}
+
+/** How many of the service's objects each filter left out (the label filters first, then Max Objects). */
+export interface RemovedCounts {
+	onlyLabels: number;
+	ignoreLabels: number;
+	maxObjects: number;
+}
+
+export function filterDetectionsCounted(
+	detections: DetectedObject[],
+	filter: DetectionFilter,
+): { kept: DetectedObject[]; removed: RemovedCounts } {
 	const only = filter.onlyLabels && new Set(filter.onlyLabels);
 	const ignore = new Set(filter.ignoreLabels ?? []);
-	const kept = detections.filter((detection) => (!only || only.has(detection.label)) && !ignore.has(detection.label));
-	if (filter.maxObjects === undefined) return kept;
-	return [...kept].sort((a, b) => b.confidence - a.confidence).slice(0, filter.maxObjects);
+	const listed = only ? detections.filter((detection) => only.has(detection.label)) : detections;
+	const labelled = listed.filter((detection) => !ignore.has(detection.label));
+	const kept = filter.maxObjects === undefined ? labelled : [...labelled].sort((a, b) => b.confidence - a.confidence).slice(0, filter.maxObjects);
+	return {
+		kept,
+		removed: {
+			onlyLabels: detections.length - listed.length,
+			ignoreLabels: listed.length - labelled.length,
+			maxObjects: labelled.length - kept.length,
+		},
+	};
 }
 
 /**
