@@ -7,12 +7,14 @@ export interface DetectionFilter {
 	ignoreLabels?: string[];
 	/** Keep the most confident this many, most confident first. */
 	maxObjects?: number;
+	/** A further test each object must pass before Max Objects (zones, object size). */
+	keep?: (detection: DetectedObject) => boolean;
 }
 
 export function filterDetections(detections: DetectedObject[], filter: DetectionFilter): DetectedObject[] {
 	const only = filter.onlyLabels && new Set(filter.onlyLabels);
 	const ignore = new Set(filter.ignoreLabels ?? []);
-	const kept = detections.filter((detection) => (!only || only.has(detection.label)) && !ignore.has(detection.label));
+	const kept = detections.filter((detection) => (!only || only.has(detection.label)) && !ignore.has(detection.label) && (!filter.keep || filter.keep(detection)));
 	if (filter.maxObjects === undefined) return kept;
 	return [...kept].sort((a, b) => b.confidence - a.confidence).slice(0, filter.maxObjects);
 }
