@@ -9,6 +9,7 @@ import type { HarnessCredentials, InputItem, ParameterValue, RunResult } from '.
 import { runNode } from '../harness/execute';
 
 export { pngOf } from '../harness/images';
+export { asServiceSent } from '../harness/detections';
 
 export const fixture = (name: string): Buffer => readFileSync(join(__dirname, '..', 'fixtures', name));
 export const CAR = fixture('car.jpg');
@@ -100,7 +101,3 @@ export async function failureOf(promise: Promise<unknown>) {
 
 export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);
 
-
-/** An output's detections as the service sent them: without the relativeBox the node adds to each. */
-export const asServiceSent = (detections: unknown) =>
-	(detections as Array<Record<string, unknown>>).map(({ relativeBox: _relativeBox, ...detection }) => detection);
