@@ -29,23 +29,22 @@ export function insidePolygon(point: Point, polygon: readonly Point[]): boolean 
 	const [px, py] = point;
 	let inside = false;
 	for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
-		const [xi, yi] = polygon[i];
-		const [xj, yj] = polygon[j];
-		if (onSegment(point, polygon[j], polygon[i])) return true;
+		const xi = polygon[i][0];
+		const yi = polygon[i][1];
+		const xj = polygon[j][0];
+		const yj = polygon[j][1];
+		if (onSegment(px, py, xj, yj, xi, yi)) return true;
 		if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) inside = !inside;
 	}
 	return inside;
 }
 
-function onSegment([px, py]: Point, [ax, ay]: Point, [bx, by]: Point): boolean {
-	const cross = (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+function onSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): boolean {
 	// relative points scaled to pixels carry rounding (0.1 × 676 = 67.60000000000001)
-	const tolerance = 1e-9 * Math.max(1, Math.abs(bx - ax) + Math.abs(by - ay)) ** 2;
-	if (Math.abs(cross) > tolerance) return false;
-	const slack = 1e-9 * Math.max(1, Math.abs(bx - ax) + Math.abs(by - ay));
-	return (
-		px >= Math.min(ax, bx) - slack && px <= Math.max(ax, bx) + slack && py >= Math.min(ay, by) - slack && py <= Math.max(ay, by) + slack
-	);
+	const length = Math.max(1, Math.abs(bx - ax) + Math.abs(by - ay));
+	const slack = 1e-9 * length;
+	if (px < Math.min(ax, bx) - slack || px > Math.max(ax, bx) + slack || py < Math.min(ay, by) - slack || py > Math.max(ay, by) + slack) return false;
+	return Math.abs((bx - ax) * (py - ay) - (by - ay) * (px - ax)) <= slack * length;
 }
 
 /** The box in fractions of the image's width and height (0–1 inside the image), four decimals. */

@@ -158,7 +158,9 @@ export function placeZones(place: PlaceOptions, size: Size | undefined): PlacedZ
 
 export function zonesOf(placed: PlacedZones, box: Box): string[] {
 	const anchor = anchorPoint(box, placed.place.anchor);
-	return placed.polygons.filter(({ points }) => insidePolygon(anchor, points)).map(({ name }) => name);
+	const names: string[] = [];
+	for (const { name, points } of placed.polygons) if (insidePolygon(anchor, points)) names.push(name);
+	return names;
 }
 
 /** Whether an object passes the zone and size options (applied with the label filters). */
@@ -175,11 +177,13 @@ export function keepsPlace(placed: PlacedZones, detection: DetectedObject): bool
 /** Each kept detection with its relative box and (with zones) the zones it is in. */
 export function placeDetections(placed: PlacedZones, detections: DetectedObject[]): PlacedDetection[] {
 	const withZones = placed.polygons.length > 0;
-	return detections.map((detection) => ({
-		...detection,
-		relativeBox: placed.size ? relativeBox(detection, placed.size) : null,
-		...(withZones ? { zones: zonesOf(placed, detection) } : {}),
-	}));
+	return detections.map((detection) => {
+		// the contract's schema leaves a detection exactly these fields; built field by field, as spreads cost more
+		const { label, confidence, x, y, width, height } = detection;
+		const placedDetection: PlacedDetection = { label, confidence, x, y, width, height, relativeBox: placed.size ? relativeBox(detection, placed.size) : null };
+		if (withZones) placedDetection.zones = zonesOf(placed, detection);
+		return placedDetection;
+	});
 }
 
 /** `{ zone: { label: count } }` for every zone, in the order the zones are set (an empty zone is `{}`). */
