@@ -70,6 +70,9 @@ describe('point in polygon', () => {
 		];
 		expect(insidePolygon([50, 40], triangle)).toBe(true);
 		expect(insidePolygon([10, 40], triangle)).toBe(false);
+		// either side of the slanted edge from (0, 0) to (50, 80), which crosses y 40 at x 25
+		expect(insidePolygon([26, 40], triangle)).toBe(true);
+		expect(insidePolygon([24, 40], triangle)).toBe(false);
 		// a "W" whose three teeth point down: between the teeth is outside
 		const teeth: Point[] = [
 			[0, 0],
