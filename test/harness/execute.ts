@@ -64,6 +64,8 @@ export interface RunOptions {
 	 * chunks) or `database` (queue mode's default; any stream is the whole file read first).
 	 */
 	binaryMode?: 'filesystem' | 'database';
+	/** The workflow's static data as `getWorkflowStaticData('node')` returns it; pass the same object to runs that follow each other. */
+	staticData?: IDataObject;
 }
 
 export interface SentRequest {
@@ -163,6 +165,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		continueOnFail: () => options.continueOnFail ?? (options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput'),
 		getExecutionCancelSignal: () => options.signal,
 		addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added),
+		getWorkflowStaticData: () => (options.staticData ??= {}),
 		getCredentials: async (type: string) => {
 			if (type !== credential.name) throw new Error(`unknown credential type ${type}`);
 			return { ...credentials };

@@ -53,7 +53,7 @@ export class ExecutionHints {
 
 	/** The node's own filters left out some of the objects the service found. */
 	removed(plan: ImagePlan<unknown>, found: number, removed: RemovedCounts): void {
-		if (removed.onlyLabels + removed.ignoreLabels + removed.maxObjects === 0) return;
+		if (removed.onlyLabels + removed.ignoreLabels + removed.zonesAndSizes + removed.maxObjects === 0) return;
 		this.filtered.push({ itemIndex: plan.itemIndex, position: plan.position, found, removed });
 	}
 
@@ -94,6 +94,7 @@ export class ExecutionHints {
 			[
 				['Only These Labels', total('onlyLabels')],
 				['Ignore These Labels', total('ignoreLabels')],
+				['the zone and size options', total('zonesAndSizes')],
 				['Max Objects', total('maxObjects')],
 			] as const
 		).filter(([, count]) => count > 0);
