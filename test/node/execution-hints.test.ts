@@ -65,6 +65,14 @@ describe('execution hints in the output panel', () => {
 		]);
 	});
 
+	it('counts the objects the zone and size options left out', async () => {
+		const { items, hints } = await run(detectParameters(server(), { options: { minObjectSize: 0.99 } }), [carItem()]);
+		expect(items[0].json.totalDetections).toBe(0);
+		expect(hints.map((hint) => hint.message)).toEqual([
+			'The zone and size options left out 7 of the 7 objects the service found (item 0). Counts and summary are of the objects kept; the annotated image still shows every object the service drew.',
+		]);
+	});
+
 	it('lists the files All Images on the Item skipped, with their fields and items', async () => {
 		const mail = (index: number): InputItem => ({
 			binary: {

@@ -101,7 +101,7 @@ export class ExecutionHints {
 		const removed = byFilter.reduce((sum, [, count]) => sum + count, 0);
 		const found = this.filtered.reduce((sum, note) => sum + note.found, 0);
 		return outputHint(
-			`${joinWords(byFilter.map(([name]) => name))} left out ${removed} of the ${found} objects the service found ` +
+			`${capitalized(joinWords(byFilter.map(([name]) => name)))} left out ${removed} of the ${found} objects the service found ` +
 				`(${itemList(this.filtered.map((note) => note.itemIndex))})` +
 				(byFilter.length > 1 ? `: ${byFilter.map(([name, count]) => `${name} ${count}`).join(', ')}` : '') +
 				'. Counts and summary are of the objects kept; the annotated image still shows every object the service drew.',
@@ -169,4 +169,8 @@ export function itemList(itemIndexes: number[]): string {
 
 function joinWords(words: readonly string[]): string {
 	return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+function capitalized(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
 }
