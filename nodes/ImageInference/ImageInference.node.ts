@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as classify from './actions/classify.operation';
-import { imageSourceFields, modelIdField } from './actions/common.description';
+import { imageSourceFields, modelIdFields } from './actions/common.description';
 import * as detect from './actions/detect.operation';
 import { router } from './actions/router';
 import { runAsTool, runsAsTool, toolDescriptionProperty } from './helpers/toolOutput';
@@ -13,7 +13,8 @@ export class ImageInference implements INodeType {
 		name: 'imageInference',
 		icon: { light: 'file:imageInference.svg', dark: 'file:imageInference.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{ $parameter["operation"] === "classify" ? "Classify Image" : "Detect Objects" }}',
 		description: 'Detect objects in or classify images with your deployed computer-vision models',
 		defaults: { name: 'Image Inference' },
@@ -66,7 +67,7 @@ export class ImageInference implements INodeType {
 				],
 				default: 'detect',
 			},
-			modelIdField,
+			...modelIdFields,
 			...imageSourceFields,
 			...detect.description,
 			...classify.description,
