@@ -8,6 +8,7 @@
  * what these workflows hold. Triggers are swapped as in examples.e2e.test.ts.
  */
 import * as fs from 'fs';
+import { asServiceSent } from '../harness/detections';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
 import {
 	asSavedAtVersion1,
@@ -107,7 +108,7 @@ describe.each(e2eVersions())('examples saved at node version 1 in real n8n %s', 
 				const { image: _image, ...options } = sent;
 				void _image;
 				const expected = server.predict('detect', CAR, options) as { detections: unknown[] };
-				expect(nodeItems(res.run!, 'Detect objects')[0].json.detections).toEqual(expected.detections);
+				expect(asServiceSent(nodeItems(res.run!, 'Detect objects')[0].json.detections)).toEqual(expected.detections);
 			}
 			if (example === 'classify-google-drive-files.json') {
 				const expected = server.predict('classify', DOG, {}) as { category: string };
