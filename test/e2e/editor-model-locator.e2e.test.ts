@@ -30,18 +30,13 @@ import {
 	type N8nServer,
 	type NodeJson,
 } from './lib';
-import { launchBrowser, loginToN8n, type BrowserSession } from './lib/browser';
+import { EDITOR_LOAD_NOISE, launchBrowser, loginToN8n, type BrowserSession } from './lib/browser';
 import type { Page } from 'playwright-core';
 
 const CREDENTIAL_ID = 'locatorImgInfCred';
 const WORKFLOW_ID = 'modelLocatorWf001';
 const DOCS = path.join(repoRoot, 'docs');
 const WORKSPACE = '0b7d9f3a-2c4e-4a6b-8d1f-3e5a7c9b1d2f';
-const LOAD_NOISE: RegExp[] = [
-	/^console\.error: Failed to load resource: the server responded with a status of 401 \(Unauthorized\) \(http:\/\/127\.0\.0\.1:\d+\/rest\/login\)$/,
-	/^request GET http:\/\/127\.0\.0\.1:\d+\/rest\/login HTTP 401$/,
-	/^console\.error: Error: injectNDVStore\(\) was accessed without an active workflow document store/,
-];
 
 describe('the Model resource locator in the n8n editor (Chromium)', () => {
 	let home: N8nHome;
@@ -130,7 +125,7 @@ describe('the Model resource locator in the n8n editor (Chromium)', () => {
 		await loginToN8n(page, server.url, OWNER, { redirect: `/workflow/${WORKFLOW_ID}` });
 		const node = page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Detect objects' });
 		await node.waitFor({ state: 'visible', timeout: 60_000 });
-		expect(browser.problems(LOAD_NOISE)).toEqual([]);
+		expect(browser.problems(EDITOR_LOAD_NOISE)).toEqual([]);
 		browser.console.length = 0;
 		browser.pageErrors.length = 0;
 		browser.failedRequests.length = 0;

@@ -35,7 +35,7 @@ import {
 	type NodeJson,
 	type WorkflowJson,
 } from './lib';
-import { launchBrowser, loginToN8n, type BrowserSession } from './lib/browser';
+import { EDITOR_LOAD_NOISE, launchBrowser, loginToN8n, type BrowserSession } from './lib/browser';
 import type { Locator, Page } from 'playwright-core';
 
 const WORKFLOW = JSON.parse(
@@ -79,20 +79,6 @@ function runWorkflow(models: { detect: string; classify: string }, photos: strin
 	);
 }
 
-/**
- * Browser noise while the editor loads (before the node panel is opened), all from n8n's own
- * frontend and none about this package:
- *  - GET /rest/login → 401: the editor asks "who am I?" before the sign-in form is submitted.
- *  - "injectNDVStore() was accessed without an active workflow document store": n8n 2.40.7's
- *    NodeView logs it once when it opens a workflow right after sign-in (the ?redirect= path); it
- *    shows up just the same for a workflow holding only core nodes (Manual Trigger + No Op).
- * Nothing is ignored once the node panel is open.
- */
-const LOAD_NOISE: RegExp[] = [
-	/^console\.error: Failed to load resource: the server responded with a status of 401 \(Unauthorized\) \(http:\/\/127\.0\.0\.1:\d+\/rest\/login\)$/,
-	/^request GET http:\/\/127\.0\.0\.1:\d+\/rest\/login HTTP 401$/,
-	/^console\.error: Error: injectNDVStore\(\) was accessed without an active workflow document store/,
-];
 const ABOUT_THIS_PACKAGE = /image-?inference/i;
 
 // The node declares each Options collection in alphabetical order; the editor lists it as declared.
@@ -213,7 +199,7 @@ describe('Image Inference in the n8n editor (Chromium)', () => {
 		await expect(node.innerText()).resolves.toContain('Detect Objects'); // the subtitle
 
 		const loadProblems = browser.problems();
-		const loadUnexpected = browser.problems(LOAD_NOISE);
+		const loadUnexpected = browser.problems(EDITOR_LOAD_NOISE);
 		expect(loadProblems.filter((p) => ABOUT_THIS_PACKAGE.test(p))).toEqual([]);
 		expect(loadUnexpected).toEqual([]);
 		const loadIgnored = loadProblems.length;

@@ -36,6 +36,21 @@ export const CHROMIUM_ARGS = [
 	'--disable-sync',
 ];
 
+/**
+ * Browser noise while the editor loads (before the node panel is opened), all from n8n's own
+ * frontend and none about this package:
+ *  - GET /rest/login → 401: the editor asks "who am I?" before the sign-in form is submitted.
+ *  - "injectNDVStore() was accessed without an active workflow document store": n8n 2.40.7's
+ *    NodeView logs it once when it opens a workflow right after sign-in (the ?redirect= path); it
+ *    shows up just the same for a workflow holding only core nodes (Manual Trigger + No Op).
+ * Nothing is ignored once the node panel is open (the editor suites check that).
+ */
+export const EDITOR_LOAD_NOISE: RegExp[] = [
+	/^console\.error: Failed to load resource: the server responded with a status of 401 \(Unauthorized\) \(http:\/\/127\.0\.0\.1:\d+\/rest\/login\)$/,
+	/^request GET http:\/\/127\.0\.0\.1:\d+\/rest\/login HTTP 401$/,
+	/^console\.error: Error: injectNDVStore\(\) was accessed without an active workflow document store/,
+];
+
 export interface ConsoleEntry {
 	type: string;
 	text: string;
