@@ -5,7 +5,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { DefaultModels, ReferenceServer } from '../reference-server';
 import { startReferenceServer } from '../reference-server';
-import type { HarnessCredentials, InputItem, ParameterValue, RunResult } from '../harness/execute';
+import type { AgentInput, HarnessCredentials, InputItem, ParameterValue, RunResult } from '../harness/execute';
 import { runNode } from '../harness/execute';
 
 export { pngOf } from '../harness/images';
@@ -52,7 +52,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 	const run = async (
 		parameters: Record<string, ParameterValue>,
 		items: InputItem[],
-		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database' } = {},
+		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database'; agentInput?: AgentInput } = {},
 	): Promise<RunResult> =>
 		await runNode({
 			parameters,
@@ -64,6 +64,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 			onError: extra.onError,
 			sizeInMetadataOnly: extra.sizeInMetadataOnly,
 			binaryMode: extra.binaryMode,
+			agentInput: extra.agentInput,
 		});
 	return { server, credentials, run };
 }

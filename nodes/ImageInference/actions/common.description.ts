@@ -33,6 +33,12 @@ export const imageSourceFields: INodeProperties[] = [
 					'Every binary field whose file is an image (e-mail attachments, a form’s multi-file field…), one result per image; other files are listed as skipped',
 			},
 			{
+				name: 'Binary From Expression',
+				value: 'binaryExpression',
+				description:
+					'A file object given by an expression, e.g. another node’s file: {{ $(\'When chat message received\').item.binary.data0 }}',
+			},
+			{
 				name: 'URL',
 				value: 'url',
 				description: 'A publicly reachable image address; the service downloads it',
@@ -54,6 +60,16 @@ export const imageSourceFields: INodeProperties[] = [
 		placeholder: 'e.g. data',
 		hint: 'The name of the input binary field containing the image. Several fields: separate them with commas (one result per image).',
 		displayOptions: { show: { imageSource: ['binary'] } },
+	},
+	{
+		displayName: 'Binary File Reference',
+		name: 'imageBinary',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: "e.g. {{ $('When chat message received').item.binary.data0 }}",
+		hint: 'An expression giving a file object (not its field name), for example from a node before an AI Agent',
+		displayOptions: { show: { imageSource: ['binaryExpression'] } },
 	},
 	{
 		displayName: 'Image URL',
