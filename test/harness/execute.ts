@@ -86,6 +86,8 @@ export interface AgentInput {
 	runIndex?: number;
 	/** Keep that node's files in memory, base64 in `data` without an id: n8n 1.x's default mode. */
 	inMemory?: boolean;
+	/** Files on the tool's own item (n8n puts none there; a test of what comes first). */
+	toolItemFiles?: Record<string, InputFile>;
 }
 
 export interface SentRequest {
@@ -281,6 +283,9 @@ function agentRunData(agent: AgentInput, store: BinaryStore) {
 	};
 	const toolItem: INodeExecutionData = {
 		json: { ...(items[agent.itemIndex]?.json ?? {}), ...(agent.arguments ?? {}), toolCallId: `call_${agent.itemIndex}` },
+		...(agent.toolItemFiles
+			? { binary: Object.fromEntries(Object.entries(agent.toolItemFiles).map(([field, file]) => [field, store.put(file.bytes, file)])) }
+			: {}),
 		pairedItem: { item: runIndex, input: 0, sourceOverwrite: { previousNode: agent.node, previousNodeOutput: 0, previousNodeRun: runIndex } },
 	};
 	return { runData, toolItem };

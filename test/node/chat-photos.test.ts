@@ -76,11 +76,10 @@ describe('As an AI Agent’s tool in a chat: the photo the user sent', () => {
 
 	it('the tool’s own item’s file comes first', async () => {
 		const message = chatMessage('s1', 'Look', [{ bytes: CAR, fileName: 'car.jpg' }]);
-		const input = agentCall([message], 0);
-		// a file on the tool's own item (n8n does not put one there today; a future version might)
-		const { items } = await run(detectData0({ binaryPropertyName: 'own' }), [], {
+		// a file under the same field on the tool's own item (n8n puts none there today)
+		const { items } = await run(detectData0(), [], {
 			asTool: true,
-			agentInput: { ...input, items: [{ ...message, binary: { ...message.binary, own: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg' } } }] },
+			agentInput: { ...agentCall([message], 0), toolItemFiles: { data0: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg' } } },
 		});
 		expect(items).toHaveLength(1);
 		expect(sentImages(server().requests)).toEqual(['dog.jpg']);
