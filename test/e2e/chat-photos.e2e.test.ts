@@ -21,6 +21,11 @@ import {
 	startScriptedOpenAi,
 	toolMessages,
 	type ChatRequest,
+	code,
+	manualTrigger,
+	nodeItems,
+	readFile,
+	workflow,
 	type N8nHome,
 	type N8nServer,
 	type ScriptedOpenAi,
@@ -56,6 +61,8 @@ describe.each(e2eVersions())('A chat photo reaches the Image Inference tool in r
 	let home: N8nHome;
 	let n8n: N8nServer;
 	let chatUrl: string;
+	/** Two photos as two items into one AI Agent run: Read Files (car.jpg, dog.jpg) → Code → AI Agent with the same tools. */
+	let twoItemsId: string;
 
 	beforeAll(async () => {
 		server = await startReferenceServer({});
@@ -84,6 +91,24 @@ describe.each(e2eVersions())('A chat photo reaches the Image Inference tool in r
 			}),
 		};
 		const [id] = await home.importWorkflows(wf);
+		const agent = wf.nodes.find((n) => n.name === 'AI Agent')!;
+		const twoItems = workflow(
+			'Two photos, two items, one agent run',
+			[
+				manualTrigger(),
+				readFile('Read photos', `${fixture('')}/{car,dog}.jpg`),
+				code('Name each photo', 'return { json: { photo: $input.item.binary.data.fileName }, binary: $input.item.binary };', 'runOnceForEachItem'),
+				{ ...agent, id: undefined, parameters: { ...agent.parameters, text: '=What is in {{ $json.photo }}?' } },
+				...wf.nodes.filter((n) => n.type === TOOL_NODE_TYPE || n.name === 'OpenAI Chat Model').map((n) => ({ ...n, id: undefined })),
+			],
+			[
+				['Start', 'Read photos'],
+				['Read photos', 'Name each photo'],
+				['Name each photo', 'AI Agent'],
+			],
+		);
+		twoItems.connections = { ...twoItems.connections, ...Object.fromEntries(Object.entries(wf.connections).filter(([from]) => from !== TRIGGER)) };
+		[twoItemsId] = await home.importWorkflows(twoItems);
 		const published = await home.cli(['publish:workflow', `--id=${id}`], { allowFailure: true });
 		if (published.code !== 0) await home.cli(['update:workflow', `--id=${id}`, '--active=true']);
 		n8n = await home.start();
@@ -165,6 +190,17 @@ describe.each(e2eVersions())('A chat photo reaches the Image Inference tool in r
 		expect(first.error).toBe('No file on the tool’s item or the AI Agent’s input item');
 		expect(first.description).toContain(`"${TRIGGER}" has no file`);
 		expect((JSON.parse(answer.text) as { output: string }).output).toBe(`I could not look at a photo: ${first.error}`);
+	});
+
+	it('two photos as two items into one agent run: each call analyses its own item’s photo, never the other’s', async () => {
+		const res = await home.execute(twoItemsId);
+		if (!res.ok) throw new Error(`the workflow failed in n8n: ${res.error}\n${res.stdout.slice(-3000)}`);
+		const outputs = nodeItems(res.run!, 'AI Agent').map((item) => String(item.json.output));
+		const line = (bytes: Buffer) => `Photo 1: ${Object.entries(countsOf(bytes)).map(([label, count]) => `${count} ${label}`).join(', ')}.`;
+		const photos = nodeItems(res.run!, 'Name each photo').map((item) => String(item.json.photo));
+		expect(photos).toEqual(['car.jpg', 'dog.jpg']);
+		expect(outputs).toEqual([line(CAR), line(DOG)]);
+		expect(sentPhotos()).toEqual([CAR.toString('base64'), DOG.toString('base64')]);
 	});
 
 	it('the API key is in no chat answer, model request or n8n log', async () => {

@@ -22,15 +22,20 @@ export const imageSourceFields: INodeProperties[] = [
 		noDataExpression: true,
 		options: [
 			{
-				name: 'Binary File',
-				value: 'binary',
-				description: 'An image file from a previous node (upload, Google Drive, Read Files…), or several named fields',
-			},
-			{
 				name: 'All Images on the Item',
 				value: 'allImages',
 				description:
 					'Every binary field whose file is an image (e-mail attachments, a form’s multi-file field…), one result per image; other files are listed as skipped',
+			},
+			{
+				name: 'Base64',
+				value: 'base64',
+				description: 'The image as a base64 text (a data: prefix is allowed)',
+			},
+			{
+				name: 'Binary File',
+				value: 'binary',
+				description: 'An image file from a previous node (upload, Google Drive, Read Files…), or several named fields',
 			},
 			{
 				name: 'Binary From Expression',
@@ -42,11 +47,6 @@ export const imageSourceFields: INodeProperties[] = [
 				name: 'URL',
 				value: 'url',
 				description: 'A publicly reachable image address; the service downloads it',
-			},
-			{
-				name: 'Base64',
-				value: 'base64',
-				description: 'The image as a base64 text (a data: prefix is allowed)',
 			},
 		],
 		default: 'binary',
