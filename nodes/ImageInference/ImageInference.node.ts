@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as classify from './actions/classify.operation';
-import { imageSourceFields, modelIdField } from './actions/common.description';
+import { imageSourceFields, modelIdFields } from './actions/common.description';
 import * as detect from './actions/detect.operation';
 import { router } from './actions/router';
 import { withImagesFromElsewhere } from './helpers/agentInputBinary';
@@ -14,7 +14,8 @@ export class ImageInference implements INodeType {
 		name: 'imageInference',
 		icon: { light: 'file:imageInference.svg', dark: 'file:imageInference.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{ $parameter["operation"] === "classify" ? "Classify Image" : "Detect Objects" }}',
 		description: 'Detect objects in or classify images with your deployed computer-vision models',
 		defaults: { name: 'Image Inference' },
@@ -22,6 +23,29 @@ export class ImageInference implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'imageInferenceApi', required: true }],
+		// read by n8n's AI workflow builder to pick and wire the node (n8n-workflow's IBuilderHint)
+		builderHint: {
+			searchHint:
+				"Runs the user's own deployed computer-vision model (Epigos AI) on images: Detect Objects (labels, confidences, boxes, counts per label, a summary and an annotated picture) or Classify Image (category and confidence). " +
+				'Input: one or more images per item, as a binary file from a previous node (Form Trigger upload, HTTP Request with Response Format File, e-mail attachments, Google Drive), a publicly reachable image URL, or base64 text. ' +
+				"Output per image: detections (label, confidence, x, y, width, height), countsByLabel (e.g. expr('{{ $json.countsByLabel.person }}')), totalDetections, summary (e.g. '2 car, 1 person') and the annotated image in binary field data. " +
+				'Needs a Model ID (the UUID of a deployed model) and the Image Inference API credential.',
+			relatedNodes: [
+				{ nodeType: 'n8n-nodes-base.formTrigger', relationHint: 'Collects a photo upload; Input Binary Field is the name of its file field' },
+				{ nodeType: 'n8n-nodes-base.httpRequest', relationHint: 'Downloads an image as a file (Response Format File) for Image Source Binary File' },
+				{
+					nodeType: 'n8n-nodes-base.editImage',
+					relationHint: 'Before: resize large photos (Resize, 1920 by 1920, Only if Larger). After: crop each object of One Item per Object with its x, y, width and height',
+				},
+				{ nodeType: 'n8n-nodes-base.if', relationHint: "Branches on the result, e.g. expr('{{ $json.countsByLabel.person > 0 }}')" },
+				{ nodeType: 'n8n-nodes-base.emailSend', relationHint: 'Sends the summary with the annotated image attached (Attachments: data)' },
+				{ nodeType: 'n8n-nodes-base.telegram', relationHint: 'Sends the annotated image (Send Photo with Binary File on, field data) and the summary as caption' },
+				{
+					nodeType: '@n8n/n8n-nodes-langchain.agent',
+					relationHint: 'Can use this node as a tool to count or classify what is in an image; the tool result has the counts and summary, not the picture',
+				},
+			],
+		},
 		properties: [
 			{
 				displayName: 'Operation',
@@ -44,7 +68,7 @@ export class ImageInference implements INodeType {
 				],
 				default: 'detect',
 			},
-			modelIdField,
+			...modelIdFields,
 			...imageSourceFields,
 			...detect.description,
 			...classify.description,

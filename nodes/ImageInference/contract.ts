@@ -28,7 +28,20 @@ export function predictPath(kind: PredictionKind, modelId: string): string {
 	return `/predict/${kind}/${modelId}/`;
 }
 
-export const UUID_PATTERN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+/**
+ * A model ID as the By ID mode takes it: one UUID and nothing else (spaces around it allowed).
+ * Written as text because n8n's editor builds `^…$` around a mode's validation regex.
+ */
+export const MODEL_ID_REGEX = `\\s*${UUID}\\s*`;
+
+/**
+ * A model's dashboard link (By URL mode): the model's ID is the UUID that is a whole path segment
+ * right after `models/` (or `model/`), wherever other UUIDs (a workspace, a project) stand in the
+ * link. Its one capturing group is the ID, as n8n's `extractValue` expects.
+ */
+export const MODEL_URL_REGEX = `\\s*(?:https?://)?[^\\s/?#]+(?:/[^\\s?#]*?)?/models?/(${UUID})(?:[/?#]\\S*)?\\s*`;
 export const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 export const CONFIDENCE_BOUNDS = { min: 0, max: 1 } as const;

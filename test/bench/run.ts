@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,memory,versus,batch,workers]`:
+ * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,watch,memory,versus,batch,workers]`:
  * the node's speed and memory against the reference server on loopback (the server runs in a
  * child process so only the node is measured), and a batch of phone photos in real n8n. Prints a
  * markdown table with the machine's load. --smoke runs every benchmark small, to prove they run;
@@ -45,6 +45,7 @@ const carItems = (count: number) =>
 const credentialsOf = (server: RemoteServer) => ({ baseUrl: server.url, apiKey: server.apiKey, sendAs: 'header' as const });
 
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function throughput(server: RemoteServer) {
 	const count = smoke ? 20 : 200;
@@ -66,10 +67,10 @@ async function throughput(server: RemoteServer) {
 }
 
 /** One run of the node over `count` car.jpg items: its wall time and this process's CPU per request. */
-async function timedRun(count: number, concurrency: number, credentials: ReturnType<typeof credentialsOf>) {
+async function timedRun(count: number, concurrency: number, credentials: ReturnType<typeof credentialsOf>, options: Record<string, unknown> = {}) {
 	const usage = process.cpuUsage();
 	const started = performance.now();
-	const { items } = await runNode({ parameters: detectParameters({ concurrency }), items: carItems(count), credentials, recordRequests: false });
+	const { items } = await runNode({ parameters: detectParameters({ concurrency, ...options }), items: carItems(count), credentials, recordRequests: false, staticData: {} });
 	const wall = performance.now() - started;
 	if (items.length !== count || items.some((item) => item.json.error)) throw new Error(`throughput run at concurrency ${concurrency} failed`);
 	return { wall, cpuPerRequest: cpuMs(process.cpuUsage(usage)) / count };
@@ -155,7 +156,6 @@ async function attachments(server: RemoteServer) {
 		}
 	}
 	await server.setLatency(0);
-	const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 	const attached = median(times.attached);
 	const separate = median(times.separate);
 	row(
@@ -173,6 +173,41 @@ async function overhead(server: RemoteServer) {
 	const raw = (await rawLoop(server, count, concurrency, 'keep-alive')).cpuPerRequest;
 	const node = (await timedRun(count, concurrency, credentialsOf(server))).cpuPerRequest;
 	row(`3. CPU per item, ${count} items, latency 0`, `node ${fixed(node)} ms`, `raw node:http keep-alive loop ${fixed(raw)} ms: ${fixed(node / raw)} ×`, '≤ 2 ×');
+}
+
+/** Three zones (relative, bottom-centre anchor) and Compare With Previous Look with a cooldown, as a watch sets them. */
+const WATCH_OPTIONS = {
+	zones: {
+		zone: [
+			{ name: 'driveway', points: '0.38,0.53 0.52,0.53 0.58,0.64 0.33,0.64' },
+			{ name: 'street', points: '0,0.55 1,0.5 1,0.7 0,0.75' },
+			{ name: 'garden', points: '0,0.3 0.3,0.25 0.35,0.5 0.2,0.6 0,0.55' },
+		],
+	},
+	zoneAnchor: 'bottomCenter',
+	compareWithPreviousLook: true,
+	cooldownMinutes: 5,
+};
+
+/** Benchmark 3 with a watch's options against the same run without them, interleaved, median CPU per item. */
+async function watchOverhead(server: RemoteServer) {
+	const count = smoke ? 100 : 1000;
+	const rounds = smoke ? 1 : 5;
+	const concurrency = 10;
+	await timedRun(100, concurrency, credentialsOf(server), WATCH_OPTIONS);
+	const plain: number[] = [];
+	const watched: number[] = [];
+	for (let round = 0; round < rounds; round++) {
+		plain.push((await timedRun(count, concurrency, credentialsOf(server))).cpuPerRequest);
+		watched.push((await timedRun(count, concurrency, credentialsOf(server), WATCH_OPTIONS)).cpuPerRequest);
+	}
+	const [without, withWatch] = [median(plain), median(watched)];
+	row(
+		`3. CPU per item, ${count} items, latency 0, with 3 zones and Compare With Previous Look (median of ${rounds}, interleaved)`,
+		`${fixed(withWatch, 3)} ms`,
+		`without them ${fixed(without, 3)} ms: ${fixed(withWatch / without, 3)} × (runs with ${watched.map((ms) => fixed(ms, 3)).join(', ')}; without ${plain.map((ms) => fixed(ms, 3)).join(', ')})`,
+		'≤ 1.05 ×',
+	);
 }
 
 async function memoryChild(server: RemoteServer, mode: 'image' | 'soak', amount: number) {
@@ -240,6 +275,7 @@ async function main() {
 		await measure('throughput', '1. Throughput', () => throughput(server));
 		await measure('attachments', '5. One item with 10 image attachments', () => attachments(server));
 		await measure('overhead', '3. CPU per item', () => overhead(server));
+		await measure('watch', '3. CPU per item with zones and comparison', () => watchOverhead(server));
 		await measure('memory', '4. Peak RSS growth', () => memory(server));
 		await measure('versus', '2. Against the HTTP Request node in real n8n', async () => {
 			for (const result of await compareWithHttpRequestNode(smoke)) row(...result);

@@ -14,6 +14,7 @@
  * With its disabled Telegram and Discord alternatives enabled, they post the photo to stand-ins on
  * 127.0.0.1 (test/e2e/lib/messengers) that record the multipart upload.
  */
+import { asServiceSent } from '../harness/detections';
 import * as fs from 'fs';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
 import { intersectionOverUnion } from '../reference-server/detector';
@@ -130,7 +131,7 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 		expect(sentOptions('/detect/')).toEqual({ confidence: 0.5, show_prob: true });
 		const expected = server.predict('detect', CAR, sentOptions('/detect/')) as DetectResult;
 		const [detected] = nodeItems(run, 'Detect objects');
-		expect(detected.json.detections).toEqual(expected.detections);
+		expect(asServiceSent(detected.json.detections)).toEqual(expected.detections);
 		expect(detected.json.countsByLabel).toEqual(Object.fromEntries(expected.labelsCount.map((l) => [l.label, l.total])));
 		// the car on the road where the photo has it: label and box overlap (IoU ≥ 0.5), not exact floats
 		const [truth] = TRUTH['car.jpg'];
@@ -168,7 +169,7 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 		expect(nodeItems(res.run!, 'Email the photo', { output: 0 })).toHaveLength(0);
 		const [unsent] = nodeItems(res.run!, 'Email not sent');
 		expect(unsent.json.error).toMatch(error);
-		expect(unsent.json.detections).toEqual(expected.detections);
+		expect(asServiceSent(unsent.json.detections)).toEqual(expected.detections);
 		expect(unsent.json.countsByLabel).toEqual(Object.fromEntries(expected.labelsCount.map((l) => [l.label, l.total])));
 	});
 
@@ -204,7 +205,7 @@ describe.each(e2eVersions())('examples/ in real n8n %s', (version) => {
 		expect(res.error).toBeUndefined();
 		const expected = server.predict('detect', DOG, sentOptions('/detect/')) as DetectResult;
 		expect(expected.detections.some((d) => d.label === 'car')).toBe(false);
-		expect(nodeItems(res.run!, 'Detect objects')[0].json.detections).toEqual(expected.detections);
+		expect(asServiceSent(nodeItems(res.run!, 'Detect objects')[0].json.detections)).toEqual(expected.detections);
 		expect(nodeItems(res.run!, 'Car spotted?', { output: 0 })).toHaveLength(0);
 		expect(nodeItems(res.run!, 'No car')).toHaveLength(1);
 		expect(executedNodes(res.run!)).not.toContain('Email the photo');

@@ -3,6 +3,7 @@
  * this process; n8n reaches it over HTTP on 127.0.0.1). Every assertion reads n8n's own run data
  * (`n8n execute --rawOutput`) or n8n's own REST answers.
  */
+import { asServiceSent } from '../harness/detections';
 import * as fs from 'fs';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
 import {
@@ -134,7 +135,7 @@ return [
 		const { image: _img, ...options } = sent;
 		void _img;
 		const expected = server.predict('detect', CAR, options) as DetectResult;
-		expect(item.json.detections).toEqual(expected.detections);
+		expect(asServiceSent(item.json.detections)).toEqual(expected.detections);
 		expect(item.json.labelsCount).toEqual(expected.labelsCount);
 		expect(item.json.countsByLabel).toEqual(Object.fromEntries(expected.labelsCount.map((l) => [l.label, l.total])));
 		expect(item.json.totalDetections).toBe(expected.detections.length);
@@ -164,7 +165,7 @@ return [
 		const { run: r } = await run('detectConfidence0');
 		expect(requests()[0].body.confidence).toBe(0);
 		const [item] = nodeItems(r!, 'Detect');
-		expect(item.json.detections).toEqual((server.predict('detect', CAR, { confidence: 0 }) as DetectResult).detections);
+		expect(asServiceSent(item.json.detections)).toEqual((server.predict('detect', CAR, { confidence: 0 }) as DetectResult).detections);
 	});
 
 	it.each([
@@ -225,7 +226,7 @@ return [
 		expect(requests()).toHaveLength(3);
 		const [item] = nodeItems(r!, 'Detect');
 		expect(item.json.error).toBeUndefined();
-		expect(item.json.detections).toEqual((server.predict('detect', CAR, {}) as DetectResult).detections);
+		expect(asServiceSent(item.json.detections)).toEqual((server.predict('detect', CAR, {}) as DetectResult).detections);
 	});
 
 	it('Retries: a 400 is not retried', async () => {
@@ -240,7 +241,7 @@ return [
 		server.addFault({ match: { kind: 'detect' }, times: 1, action: { type: 'reset' } });
 		const { run: recovered } = await run('resetAndHang');
 		expect(requests()).toHaveLength(2);
-		expect(nodeItems(recovered!, 'Detect')[0].json.detections).toEqual((server.predict('detect', CAR, {}) as DetectResult).detections);
+		expect(asServiceSent(nodeItems(recovered!, 'Detect')[0].json.detections)).toEqual((server.predict('detect', CAR, {}) as DetectResult).detections);
 
 		server.clearFaults();
 		server.requests.splice(0);

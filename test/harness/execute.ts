@@ -18,6 +18,7 @@ import type {
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
+	NodeExecutionHint,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -65,6 +66,8 @@ export interface RunOptions {
 	binaryMode?: 'filesystem' | 'database';
 	/** Run as one tool call of an AI Agent whose input came from another node (with asTool; `items` unused). */
 	agentInput?: AgentInput;
+	/** The workflow's static data as `getWorkflowStaticData('node')` returns it; pass the same object to runs that follow each other. */
+	staticData?: IDataObject;
 }
 
 /**
@@ -110,6 +113,8 @@ export interface RunResult {
 	reads: { whole: number; streamedBytes: number };
 	/** In the order they happened: `read <item>` when a file is read whole, `answer` when an answer's headers arrive. */
 	events: string[];
+	/** What the node gave n8n's output panel through addExecutionHints, in order. */
+	hints: NodeExecutionHint[];
 }
 
 /**
@@ -174,6 +179,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const logged: string[] = [];
 	const reads = { whole: 0, streamedBytes: 0 };
 	const events: string[] = [];
+	const hints: NodeExecutionHint[] = [];
 	const credential = new ImageInferenceApi();
 	const credentials = { baseUrl: options.credentials.baseUrl, apiKey: options.credentials.apiKey, sendAs: options.credentials.sendAs ?? 'header' };
 	const log = (level: string) => (message: string, meta?: object) => logged.push(`${level} ${message} ${meta ? JSON.stringify(meta) : ''}`);
@@ -193,6 +199,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		// as n8n: either Continue setting of On Error is Continue On Fail
 		continueOnFail: () => options.continueOnFail ?? (options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput'),
 		getExecutionCancelSignal: () => options.signal,
+		addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added),
+		getWorkflowStaticData: () => (options.staticData ??= {}),
 		getCredentials: async (type: string) => {
 			if (type !== credential.name) throw new Error(`unknown credential type ${type}`);
 			return { ...credentials };
@@ -258,7 +266,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	// a tool's items go back to its caller, not along main connections: not routed here (an AI Agent
 	// calling it under Continue (using error output) gets nothing from n8n: test/e2e/error-output.e2e.test.ts)
 	const [items, errorItems = []] = options.asTool ? output : routeAsN8nDoes(output, inputItems, node);
-	return { items, errorItems, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events };
+	return { items, errorItems, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events, hints };
 }
 
 function agentRunData(agent: AgentInput, store: BinaryStore) {

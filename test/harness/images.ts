@@ -17,3 +17,21 @@ export function pngOf(jpegBytes: Buffer, options: { uncompressed?: boolean } = {
 export const SAMPLE_PDF = Buffer.from(
 	'%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
 );
+
+/** A PNG of one flat grey: nothing in it for a model to find. */
+export function flatPng(width: number, height: number): Buffer {
+	const png = new PNG({ width, height });
+	png.data.fill(128);
+	return PNG.sync.write(png);
+}
+
+/**
+ * A small PNG whose header says it is width × height: the node reads an image's size from its
+ * header, so a test can show it a photo of any size without making (or a service decoding) one.
+ */
+export function pngClaimingSize(width: number, height: number): Buffer {
+	const bytes = flatPng(64, 48);
+	bytes.writeUInt32BE(width, 16);
+	bytes.writeUInt32BE(height, 20);
+	return bytes;
+}

@@ -1,4 +1,4 @@
-import { CAR, carItem, detectParameters, useServer } from './setup';
+import { CAR, carItem, detectParameters, useServer, asServiceSent } from './setup';
 
 describe('Detect Objects', () => {
 	const { server, run } = useServer();
@@ -12,7 +12,7 @@ describe('Detect Objects', () => {
 		};
 		expect(items).toHaveLength(1);
 		const [item] = items;
-		expect(item.json.detections).toEqual(expected.detections);
+		expect(asServiceSent(item.json.detections)).toEqual(expected.detections);
 		expect(item.json.labelsCount).toEqual(expected.labelsCount);
 		expect(expected.detections.length).toBeGreaterThan(0);
 		expect(item.json.totalDetections).toBe(expected.detections.length);
@@ -81,7 +81,7 @@ describe('Detect Objects', () => {
 		const url = server().hostImage(CAR, 'image/jpeg');
 		const { items } = await run(detectParameters(server(), { imageSource: 'url', imageUrl: url }), [{ json: {} }]);
 		expect((server().requests[0].body as { image: string }).image).toBe(url);
-		expect(items[0].json.detections).toEqual((server().predict('detect', CAR, {}) as { detections: unknown[] }).detections);
+		expect(asServiceSent(items[0].json.detections)).toEqual((server().predict('detect', CAR, {}) as { detections: unknown[] }).detections);
 		expect(items[0].binary?.data.fileName).toMatch(/\.annotated\.jpg$/);
 	});
 

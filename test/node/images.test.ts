@@ -217,6 +217,7 @@ describe('one item per object', () => {
 		expect(result.items.map((item) => item.json)).toEqual(
 			expected.map((detection, objectIndex) => ({
 				...detection,
+				relativeBox: expect.objectContaining({ x: expect.any(Number) }),
 				objectIndex,
 				objectCount: expected.length,
 				field: 'data',

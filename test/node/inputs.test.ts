@@ -29,6 +29,13 @@ describe('bad inputs are refused before any request', () => {
 		{ name: 'confidence 1.5 by expression', bad: { options: { confidence: 1.5 } }, message: /Confidence Threshold must be a number from 0 to 1, got 1.5/ },
 		{ name: 'confidence as text by expression', bad: { options: { confidence: 'high' } }, message: /Confidence Threshold must be a number/ },
 		{ name: 'stroke width 9 by expression', bad: { options: { strokeWidth: 9 } }, message: /Box Stroke Width must be a number from 1 to 5, got 9/ },
+		{ name: 'confidence blank by expression', bad: { options: { confidence: '' } }, message: /Confidence Threshold is blank: it must be a number from 0 to 1/ },
+		{ name: 'confidence only spaces by expression', bad: { options: { confidence: '   ' } }, message: /Confidence Threshold is blank/ },
+		{ name: 'retries only spaces by expression', bad: { options: { retries: ' ' } }, message: /Retries is blank: it must be a whole number from 0 to/ },
+		{ name: 'stroke width 0x3 by expression', bad: { options: { strokeWidth: '0x3' } }, message: /Box Stroke Width must be a number from 1 to 5, got "0x3"/ },
+		{ name: 'retries 1e1 by expression', bad: { options: { retries: '1e1' } }, message: /Retries must be a whole number from 0 to \d+, got "1e1"/ },
+		{ name: 'confidence 0b1 by expression', bad: { options: { confidence: '0b1' } }, message: /Confidence Threshold must be a number from 0 to 1, got "0b1"/ },
+		{ name: 'max objects Infinity by expression', bad: { options: { maxObjects: 'Infinity' } }, message: /Max Objects must be .*got "Infinity"/ },
 		{ name: 'an empty output field', bad: { options: { annotatedImageField: ' ' } }, message: /Put Annotated Image in Field is empty/ },
 	];
 
@@ -74,6 +81,12 @@ describe('bad inputs are refused before any request', () => {
 		expect(output[3].json).toMatchObject({ status: 503, attempts: 3 });
 		expect(output[4].json.error).toMatch(/Timeout/);
 		expect(server().requests).toHaveLength(4);
+	});
+
+	it('reads numbers an expression gives as plain decimal text: " 0.25 " and "3" are sent as 0.25 and 3', async () => {
+		await run(detectParameters(server(), { options: { confidence: ' 0.25 ', strokeWidth: '3' } }), [carItem()]);
+		expect(server().requests).toHaveLength(1);
+		expect(server().requests[0].body).toMatchObject({ confidence: 0.25, stroke_width: 3 });
 	});
 
 	it('refuses a Concurrency of 0', async () => {

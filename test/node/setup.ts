@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { DefaultModels, ReferenceServer } from '../reference-server';
 import { startReferenceServer } from '../reference-server';
@@ -9,6 +9,7 @@ import type { AgentInput, HarnessCredentials, InputItem, ParameterValue, RunResu
 import { runNode } from '../harness/execute';
 
 export { pngOf } from '../harness/images';
+export { asServiceSent } from '../harness/detections';
 
 export const fixture = (name: string): Buffer => readFileSync(join(__dirname, '..', 'fixtures', name));
 export const CAR = fixture('car.jpg');
@@ -52,7 +53,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 	const run = async (
 		parameters: Record<string, ParameterValue>,
 		items: InputItem[],
-		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database'; agentInput?: AgentInput } = {},
+		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database'; agentInput?: AgentInput; staticData?: IDataObject } = {},
 	): Promise<RunResult> =>
 		await runNode({
 			parameters,
@@ -65,6 +66,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 			sizeInMetadataOnly: extra.sizeInMetadataOnly,
 			binaryMode: extra.binaryMode,
 			agentInput: extra.agentInput,
+			staticData: extra.staticData,
 		});
 	return { server, credentials, run };
 }

@@ -38,6 +38,8 @@ export async function execute(
 		binary[plan.image.field] = (await originalBinary.call(this, plan.itemIndex, plan.image))!;
 	}
 	const size = plan.image.source === 'url' ? undefined : plan.image.size;
+	context.hints.image(plan, size);
+	if (result.predictions.length === 0) context.hints.nothing(plan, typeof plan.fields.confidence === 'number' ? plan.fields.confidence : undefined);
 	return {
 		json: { category: result.category, confidence: result.confidence, predictions: result.predictions, ...imageFacts(plan, size) },
 		...(Object.keys(binary).length ? { binary } : {}),

@@ -1,18 +1,73 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { CONFIDENCE_BOUNDS } from '../contract';
+import { CONFIDENCE_BOUNDS, MODEL_ID_REGEX, MODEL_URL_REGEX } from '../contract';
 import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_CONCURRENCY, MAX_RETRIES } from '../helpers/constants';
 
-export const modelIdField: INodeProperties = {
-	displayName: 'Model ID',
-	name: 'modelId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. 4f9c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f',
-	description:
-		'UUID of the deployed model, shown in its model details in the dashboard. Pasting a dashboard link that contains the ID works too.',
-};
+const MODEL_ID_EXAMPLE = '4f9c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f';
+
+/**
+ * The model, in two shapes by node version: version 1 keeps the plain text field its saved
+ * workflows hold (an ID, an expression or a pasted link); from 1.1 a resource locator checks the
+ * ID or link in the editor before any run. There is no From List mode: the service has no
+ * endpoint that lists models.
+ */
+export const modelIdFields: INodeProperties[] = [
+	{
+		displayName: 'Model ID',
+		name: 'modelId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: `e.g. ${MODEL_ID_EXAMPLE}`,
+		description:
+			'UUID of the deployed model, shown in its model details in the dashboard. Pasting a dashboard link that contains the ID works too.',
+		displayOptions: { show: { '@version': [1] } },
+	},
+	{
+		displayName: 'Model',
+		name: 'modelId',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'id', value: '' },
+		description: 'The deployed model, by its ID or by its link in the dashboard',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+		modes: [
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: `e.g. ${MODEL_ID_EXAMPLE}`,
+				hint: 'The model’s UUID, from its model details in the dashboard',
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: MODEL_ID_REGEX,
+							errorMessage: `Not a model ID: a model ID is a UUID, 36 characters like ${MODEL_ID_EXAMPLE}`,
+						},
+					},
+				],
+			},
+			{
+				displayName: 'By URL',
+				name: 'url',
+				type: 'string',
+				placeholder: `e.g. https://app.epigos.ai/…/models/${MODEL_ID_EXAMPLE}`,
+				hint: 'The model’s page in the dashboard; its ID is taken from after “models/”',
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: MODEL_URL_REGEX,
+							errorMessage: `Not a model link: the link must hold the model’s ID after “models/”, like …/models/${MODEL_ID_EXAMPLE}`,
+						},
+					},
+				],
+				extractValue: { type: 'regex', regex: MODEL_URL_REGEX },
+			},
+		],
+	},
+];
 
 export const imageSourceFields: INodeProperties[] = [
 	{
@@ -50,6 +105,13 @@ export const imageSourceFields: INodeProperties[] = [
 			},
 		],
 		default: 'binary',
+		builderHint: {
+			propertyHint:
+				"Use 'binary' when a previous node put the image in a binary field (Form Trigger upload, HTTP Request file, Google Drive, Telegram); " +
+				"'allImages' for items with several files such as e-mails or multi-file form fields (one result per image, other files skipped); " +
+				"'url' only for a publicly reachable address, which the service downloads itself (Output Images original or both is then not possible); " +
+				"'base64' only when the image is base64 text in the item's JSON.",
+		},
 	},
 	{
 		displayName: 'Input Binary Field',

@@ -6,11 +6,16 @@ import { CONFIDENCE_BOUNDS, STROKE_WIDTH_BOUNDS, detectRequestSchema, detectAnsw
 import { readAnnotatedImage } from '../helpers/annotatedImage';
 import { MAX_OBJECTS_BOUNDS } from '../helpers/constants';
 import type { DetectionFilter } from '../helpers/detections';
-import { countLabels, countsByLabel, filterDetections, parseLabelList, summarizeCounts } from '../helpers/detections';
+import { countLabels, countsByLabel, filterDetectionsCounted, parseLabelList, summarizeCounts } from '../helpers/detections';
 import { originalBinary } from '../helpers/imageInput';
 import { imageFacts, passedThroughBinaries } from './outputItem';
 import { runsAsTool } from '../helpers/toolOutput';
 import { readFieldName, readOptionalBoolean, readOptionalNumber, readOptions, truncate } from '../helpers/parameters';
+import type { Watch } from '../helpers/previousLook';
+import { compareWithPreviousLook, readWatch } from '../helpers/previousLook';
+import type { PlaceOptions, PlacedZones } from '../helpers/zones';
+import { checkSizeKnowable, countsByZone, keepsPlace, placeDetections, placeZones, readPlaceOptions, requireSize } from '../helpers/zones';
+import { watchOptions } from './watch.description';
 import { confidenceOption, optionsCollection } from './common.description';
 import { predict } from './predict';
 import type { ExecutionContext, ImagePlan, Operation } from './types';
@@ -40,6 +45,11 @@ const properties: INodeProperties[] = [
 			},
 		],
 		default: 'image',
+		builderHint: {
+			propertyHint:
+				"Keep 'image' (one item per image with detections, countsByLabel, totalDetections and summary) to count, branch with IF or send a message or the annotated picture. " +
+				"Use 'object' to handle each detection as its own item (e.g. crop it with Edit Image using x, y, width and height); an image with no object then gives no item unless the option includeImagesWithoutObjects is on.",
+		},
 	},
 	optionsCollection([
 		{
@@ -77,6 +87,7 @@ const properties: INodeProperties[] = [
 				'Whether an image with no (remaining) object still yields one item, with objectCount 0. Off: such an image yields no item, as Split Out does.',
 			displayOptions: { show: { '/outputItems': ['object'] } },
 		},
+		...watchOptions,
 		{
 			displayName: 'Max Objects',
 			name: 'maxObjects',
@@ -106,6 +117,12 @@ const properties: INodeProperties[] = [
 			],
 			default: 'annotated',
 			description: 'Which image files the output items carry',
+			builderHint: {
+				propertyHint:
+					"'annotated' (default) puts the picture with the boxes drawn in binary field data, for Send Email, Telegram or a form's completion page; " +
+					"'original' carries the input image on, for cropping with Edit Image (not with Image Source url); 'both' carries both; " +
+					"'none' when only the numbers are needed: the service then draws no picture.",
+			},
 		},
 		{
 			displayName: 'Put Annotated Image in Field',
@@ -143,6 +160,8 @@ export interface DetectFields {
 	includeImagesWithoutObjects: boolean;
 	/** Output binary field of each image kind the user wants. */
 	imageFields: { annotated?: string; original?: string };
+	place: PlaceOptions;
+	watch?: Watch;
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): DetectFields {
@@ -159,6 +178,11 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): DetectField
 	if (annotate !== undefined || !imageFields.annotated) request.annotate = annotate ?? false;
 	if (showProb !== undefined) request.show_prob = showProb;
 	if (strokeWidth !== undefined) request.stroke_width = strokeWidth;
+	const place = readPlaceOptions.call(this, itemIndex, options);
+	checkSizeKnowable.call(this, itemIndex, place, {
+		url: this.getNodeParameter('imageSource', itemIndex, 'binary') === 'url',
+		annotated: imageFields.annotated !== undefined && request.annotate !== false,
+	});
 	return {
 		request,
 		filter: readFilter.call(this, itemIndex, options),
@@ -169,6 +193,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): DetectField
 		includeImagesWithoutObjects:
 			readOptionalBoolean.call(this, itemIndex, options, 'includeImagesWithoutObjects', 'Include Images Without Objects') ?? false,
 		imageFields,
+		place,
+		watch: readWatch.call(this, itemIndex, options),
 	};
 }
 
@@ -258,8 +284,18 @@ export async function execute(
 		const original = await originalBinary.call(this, plan.itemIndex, plan.image);
 		if (original) binary[fields.imageFields.original] = original;
 	}
-	const facts = { ...imageFacts(plan, size), ...(warnings.length ? { warnings } : {}) };
-	const results = describeDetections(result, fields.filter);
+	const facts: IDataObject = { ...imageFacts(plan, size), ...(warnings.length ? { warnings } : {}) };
+	requireSize.call(this, plan.itemIndex, fields.place, size);
+	const placed = placeZones(fields.place, size);
+	const { results, removed } = describeDetections(result, fields.filter, placed);
+	context.hints.image(plan, size);
+	if (result.detections.length === 0) context.hints.nothing(plan, fields.request.confidence);
+	context.hints.removed(plan, result.detections.length, removed);
+	if (!size) facts.warnings = [...warnings, 'The image’s size is unknown (an image URL without the annotated picture): relativeBox is null'];
+	if (fields.watch) {
+		const counts = { counts: results.countsByLabel, ...(results.countsByZone ? { zones: results.countsByZone } : {}) };
+		facts.comparison = { ...compareWithPreviousLook(this.getWorkflowStaticData('node'), fields.watch, counts, Date.now()) };
+	}
 	const item = (json: IDataObject): INodeExecutionData => ({
 		json,
 		...(Object.keys(binary).length ? { binary: copyBinaries(binary) } : {}),
@@ -273,15 +309,22 @@ export async function execute(
 }
 
 /** The result without its image, filtered as the user asked, with counts and a summary of what was kept. */
-function describeDetections(result: DetectResult, filter: DetectionFilter) {
-	const detections = filterDetections(result.detections, filter);
+function describeDetections(result: DetectResult, filter: DetectionFilter, placed: PlacedZones) {
+	const place = placed.place;
+	const placeFilters = place.onlyInZones || place.minSize !== undefined || place.maxSize !== undefined;
+	const { kept, removed } = filterDetectionsCounted(result.detections, placeFilters ? { ...filter, keep: (detection) => keepsPlace(placed, detection) } : filter);
+	const detections = placeDetections(placed, kept);
 	const labelsCount = countLabels(detections, result.labelsCount);
 	return {
-		detections,
-		labelsCount,
-		countsByLabel: countsByLabel(labelsCount),
-		totalDetections: detections.length,
-		summary: summarizeCounts(labelsCount),
+		results: {
+			detections,
+			labelsCount,
+			countsByLabel: countsByLabel(labelsCount),
+			...(placed.polygons.length ? { countsByZone: countsByZone(placed, detections) } : {}),
+			totalDetections: detections.length,
+			summary: summarizeCounts(labelsCount),
+		},
+		removed,
 	};
 }
 

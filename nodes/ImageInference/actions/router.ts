@@ -11,6 +11,7 @@ import { CREDENTIAL_TYPE } from '../transport';
 import { createRedactor, errorJson } from '../transport/errors';
 import { classify } from './classify.operation';
 import { detect } from './detect.operation';
+import { ExecutionHints } from './executionHints';
 import type { ExecutionContext, ImagePlan, Operation } from './types';
 
 const operations: Record<string, Operation<object>> = {
@@ -67,6 +68,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		redact: createRedactor(credentials.apiKey),
 		serviceUrl: normalizeBaseUrl(credentials.baseUrl),
 		wholeFiles: readFilesAhead.call(this, plans, () => failed || signal?.aborted === true),
+		hints: new ExecutionHints(credentials.sendAs),
 	};
 
 	const tasks = plans.map((plan) => ({ plan, slot: slots[plan.itemIndex].push([]) - 1 }));
@@ -82,6 +84,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	});
 	if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
+	context.hints.addTo(this);
 	return [slots.flat(2)];
 }
 

@@ -1,9 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ImageInput, SkippedFile } from '../helpers/imageInput';
-import type { RequestSettings } from '../helpers/parameters';
+import type { RequestSettings } from '../transport';
 import type { WholeFileReadAhead } from '../helpers/readAhead';
 import type { Redact } from '../transport/errors';
+import type { ExecutionHints } from './executionHints';
 
 /** One image's checked inputs: everything needed to send it, read before any request goes out. */
 export interface ImagePlan<TFields> {
@@ -27,6 +28,8 @@ export interface ExecutionContext {
 	serviceUrl: string;
 	/** Files in a store that reads whole, read one image ahead of the requests. */
 	wholeFiles: WholeFileReadAhead;
+	/** What the output panel is told after the run (see executionHints.ts). */
+	hints: ExecutionHints;
 }
 
 export interface Operation<TFields> {

@@ -29,10 +29,12 @@ import { runsAsTool } from './toolOutput';
  * gives the fields the tool's item lacks.
  */
 export function withImagesFromElsewhere(context: IExecuteFunctions): IExecuteFunctions {
+	const asTool = runsAsTool(context);
+	// Image Source takes no expression (noDataExpression): item 0's is every item's
+	if (!asTool && context.getNodeParameter('imageSource', 0, 'binary') !== BINARY_EXPRESSION) return context;
 	const items = [...context.getInputData()];
 	const borrowed = new Set<string>();
 	const resolved = new Set<number>();
-	const asTool = runsAsTool(context);
 
 	const view = Object.create(context) as IExecuteFunctions;
 	view.getInputData = ((inputIndex?: number, connectionType?: never) =>

@@ -7,14 +7,42 @@ export interface DetectionFilter {
 	ignoreLabels?: string[];
 	/** Keep the most confident this many, most confident first. */
 	maxObjects?: number;
+	/** A further test each object must pass before Max Objects (zones, object size). */
+	keep?: (detection: DetectedObject) => boolean;
 }
 
 export function filterDetections(detections: DetectedObject[], filter: DetectionFilter): DetectedObject[] {
+	return filterDetectionsCounted(detections, filter).kept;
+}
+
+/** How many of the service's objects each filter left out (the label filters, then zones and sizes, then Max Objects). */
+export interface RemovedCounts {
+	onlyLabels: number;
+	ignoreLabels: number;
+	/** Only Objects in Zones, Min and Max Object Size. */
+	zonesAndSizes: number;
+	maxObjects: number;
+}
+
+export function filterDetectionsCounted(
+	detections: DetectedObject[],
+	filter: DetectionFilter,
+): { kept: DetectedObject[]; removed: RemovedCounts } {
 	const only = filter.onlyLabels && new Set(filter.onlyLabels);
 	const ignore = new Set(filter.ignoreLabels ?? []);
-	const kept = detections.filter((detection) => (!only || only.has(detection.label)) && !ignore.has(detection.label));
-	if (filter.maxObjects === undefined) return kept;
-	return [...kept].sort((a, b) => b.confidence - a.confidence).slice(0, filter.maxObjects);
+	const listed = only ? detections.filter((detection) => only.has(detection.label)) : detections;
+	const labelled = listed.filter((detection) => !ignore.has(detection.label));
+	const placed = filter.keep ? labelled.filter(filter.keep) : labelled;
+	const kept = filter.maxObjects === undefined ? placed : [...placed].sort((a, b) => b.confidence - a.confidence).slice(0, filter.maxObjects);
+	return {
+		kept,
+		removed: {
+			onlyLabels: detections.length - listed.length,
+			ignoreLabels: listed.length - labelled.length,
+			zonesAndSizes: labelled.length - placed.length,
+			maxObjects: placed.length - kept.length,
+		},
+	};
 }
 
 /**

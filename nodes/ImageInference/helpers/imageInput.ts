@@ -5,7 +5,8 @@ import { decodeBase64, normalizeBase64 } from './base64';
 import type { ImageSize } from './imageSize';
 import { readImageSize } from './imageSize';
 import { truncate } from './parameters';
-import { SUPPORTED_IMAGE_FORMATS, mimeTypeVerdict, sniffImageType } from './imageType';
+import type { PhoneImageFormat } from './imageType';
+import { SUPPORTED_IMAGE_FORMATS, mimeTypeVerdict, phoneImageFormatOfMimeType, sniffImageType, sniffPhoneImageFormat } from './imageType';
 
 /**
  * One image to send, as checked before any request (a file's bytes are not kept): where it comes
@@ -92,25 +93,35 @@ async function readAllImages(this: IExecuteFunctions, itemIndex: number): Promis
 	const binaries = this.getInputData()[itemIndex]?.binary ?? {};
 	const images: ImageInput[] = [];
 	const skippedFiles: SkippedFile[] = [];
+	const whySkipped: string[] = [];
+	let phoneFormat: PhoneImageFormat | undefined;
 	for (const [field, binary] of Object.entries(binaries)) {
 		const fileName = binary.fileName ?? field;
-		const declared = isReadWhole(binary) ? mimeTypeVerdict(binary.mimeType) : 'unknown';
-		if (declared === 'image') {
+		const readWhole = isReadWhole(binary);
+		const declared = readWhole ? mimeTypeVerdict(binary.mimeType) : 'unknown';
+		const knownEmpty = readWhole && binary.bytes === 0;
+		if (declared === 'image' && !knownEmpty) {
 			images.push({ source: 'binary', field, fileName });
 			continue;
 		}
-		const head = declared === 'unknown' ? await readFileHead.call(this, itemIndex, field) : Buffer.alloc(0);
+		const head = declared === 'unknown' && !knownEmpty ? await readFileHead.call(this, itemIndex, field) : Buffer.alloc(0);
 		if (head.length > 0 && sniffImageType(head)) {
 			images.push({ source: 'binary', field, fileName, size: readImageSize(head) });
-		} else {
-			skippedFiles.push({ field, fileName: binary.fileName ?? null, mimeType: binary.mimeType ?? null });
+			continue;
 		}
+		const skipped: SkippedFile = { field, fileName: binary.fileName ?? null, mimeType: binary.mimeType ?? null };
+		skippedFiles.push(skipped);
+		const format = sniffPhoneImageFormat(head) ?? phoneImageFormatOfMimeType(binary.mimeType);
+		phoneFormat ??= format;
+		if (knownEmpty || (declared === 'unknown' && head.length === 0)) whySkipped.push(`${describeFile(skipped)} is empty (0 bytes)`);
+		else if (format) whySkipped.push(`${describeFile(skipped)} is ${format}`);
+		else whySkipped.push(`${describeFile(skipped)} is not ${SUPPORTED_IMAGE_FORMATS}`);
 	}
 	if (images.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'No image on this item', {
 			itemIndex,
 			description: skippedFiles.length
-				? `The item's binary fields are ${skippedFiles.map(describeFile).join(', ')}; none of them is ${SUPPORTED_IMAGE_FORMATS}.`
+				? `Of the item's binary fields, ${whySkipped.join('; ')}.${phoneFormat ? ` ${HOW_TO_CONVERT}` : ''}`
 				: 'The item has no binary data. Put a node that outputs files (Form, Gmail, Read Files…) before this one, or use the URL or Base64 image source.',
 		});
 	}
@@ -121,6 +132,10 @@ function describeFile(file: SkippedFile): string {
 	const details = [file.fileName, file.mimeType].filter((part): part is string => part !== null);
 	return `"${file.field}"${details.length ? ` (${details.join(', ')})` : ''}`;
 }
+
+/** What to do with a HEIC or AVIF photo, in n8n. */
+const HOW_TO_CONVERT =
+	'The node does not send HEIC or AVIF: convert the photo to JPEG first with an Edit Image node before this one (Operation: Convert, Format: JPEG), or set the phone to save JPEG (iPhone: Settings > Camera > Formats > Most Compatible).';
 
 function readImageUrl(this: IExecuteFunctions, itemIndex: number): string {
 	const raw = this.getNodeParameter('imageUrl', itemIndex, '');
@@ -154,6 +169,10 @@ function readBase64Image(this: IExecuteFunctions, itemIndex: number): { data: st
 	const bytes = decodeBase64(data);
 	if (!bytes) throw fail('Base64 Image is not valid base64');
 	if (!sniffImageType(bytes)) {
+		const format = sniffPhoneImageFormat(bytes);
+		if (format) {
+			throw new NodeOperationError(this.getNode(), `Base64 Image is ${format}, which the node does not send`, { itemIndex, description: HOW_TO_CONVERT });
+		}
 		throw fail(`Base64 Image does not decode to an image (${SUPPORTED_IMAGE_FORMATS})`);
 	}
 	return { data, size: readImageSize(bytes) };
@@ -246,7 +265,7 @@ async function checkImageFile(
 export function checkImageBytes(this: IExecuteFunctions, itemIndex: number, field: string, bytes: Buffer): ImageSize | undefined {
 	const binary = this.getInputData()[itemIndex].binary![field];
 	if (bytes.length === 0) throw emptyFile(this.getNode(), itemIndex, field, binary.fileName ?? field);
-	if (!sniffImageType(bytes)) throw notAnImage(this.getNode(), itemIndex, field, binary);
+	if (!sniffImageType(bytes)) throw notAnImage(this.getNode(), itemIndex, field, binary, bytes);
 	return readImageSize(bytes);
 }
 
@@ -257,7 +276,14 @@ function emptyFile(node: INode, itemIndex: number, field: string, fileName: stri
 	});
 }
 
-function notAnImage(node: INode, itemIndex: number, field: string, binary: IBinaryData): NodeOperationError {
+function notAnImage(node: INode, itemIndex: number, field: string, binary: IBinaryData, bytes?: Buffer): NodeOperationError {
+	const format = (bytes && sniffPhoneImageFormat(bytes)) ?? phoneImageFormatOfMimeType(binary.mimeType);
+	if (format) {
+		return new NodeOperationError(node, `The file in binary field "${field}" is ${format}, which the node does not send`, {
+			itemIndex,
+			description: `"${binary.fileName ?? field}"${binary.mimeType ? ` (${binary.mimeType})` : ''} is a ${format} photo. ${HOW_TO_CONVERT}`,
+		});
+	}
 	return new NodeOperationError(node, `The file in binary field "${field}" is not an image`, {
 		itemIndex,
 		description: `"${binary.fileName ?? field}"${binary.mimeType ? ` (${binary.mimeType})` : ''} is not ${SUPPORTED_IMAGE_FORMATS}. Pass an image file, or use "All Images on the Item" to skip files that are not images.`,

@@ -37,6 +37,48 @@ export function sniffImageType(bytes: Uint8Array): ImageType | undefined {
 
 export const SUPPORTED_IMAGE_FORMATS = 'JPEG, PNG, GIF, WebP, BMP or TIFF';
 
+/**
+ * Formats phones save photos in that the node recognises but does not send: HEIC (iPhones,
+ * many Android phones) and AVIF. The service's contract lists no image formats, and the decoders
+ * such services are built on (Pillow without a HEIF plugin, OpenCV) read neither; the node says
+ * so before any upload instead of sending megabytes for an unclear 400.
+ */
+export type PhoneImageFormat = 'HEIC' | 'AVIF';
+
+const AVIF_BRANDS = new Set(['avif', 'avis']);
+const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'hevm', 'hevs', 'mif1', 'msf1']);
+
+/**
+ * HEIC or AVIF from an ISO-BMFF file's first box, `ftyp`: its major brand and compatible brands
+ * (ISO/IEC 23008-12 for HEIF/HEIC, the AV1 Image File Format for AVIF). An AVIF file also lists
+ * the generic HEIF brands (mif1, msf1), so an AVIF brand anywhere decides AVIF.
+ */
+export function sniffPhoneImageFormat(bytes: Uint8Array): PhoneImageFormat | undefined {
+	if (bytes.length < 16 || ascii(bytes, 4, 8) !== 'ftyp') return undefined;
+	const boxSize = ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
+	const end = Math.min(boxSize >= 16 ? boxSize : 16, bytes.length, 4096);
+	const brands = [ascii(bytes, 8, 12)];
+	for (let offset = 16; offset + 4 <= end; offset += 4) brands.push(ascii(bytes, offset, offset + 4));
+	if (brands.some((brand) => AVIF_BRANDS.has(brand))) return 'AVIF';
+	if (brands.some((brand) => HEIC_BRANDS.has(brand))) return 'HEIC';
+	return undefined;
+}
+
+const PHONE_IMAGE_MIME_TYPES: Record<string, PhoneImageFormat> = {
+	'image/heic': 'HEIC',
+	'image/heif': 'HEIC',
+	'image/heic-sequence': 'HEIC',
+	'image/heif-sequence': 'HEIC',
+	'image/avif': 'AVIF',
+	'image/avif-sequence': 'AVIF',
+};
+
+/** HEIC or AVIF from a declared mime type. */
+export function phoneImageFormatOfMimeType(mimeType: string | undefined): PhoneImageFormat | undefined {
+	const type = mimeType?.split(';')[0].trim().toLowerCase();
+	return type ? PHONE_IMAGE_MIME_TYPES[type] : undefined;
+}
+
 /** What a file's declared mime type says: "unknown" when it is missing or says nothing (octet-stream). */
 export function mimeTypeVerdict(mimeType: string | undefined): 'image' | 'not an image' | 'unknown' {
 	const type = mimeType?.split(';')[0].trim().toLowerCase();

@@ -1,25 +1,43 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { UUID_PATTERN } from '../contract';
+import { MODEL_ID_REGEX, MODEL_URL_REGEX } from '../contract';
+import type { RequestSettings } from '../transport';
 import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_CONCURRENCY, MAX_RETRIES, MAX_TIMEOUT_MS } from './constants';
 
+const MODEL_ID = new RegExp(`^${MODEL_ID_REGEX}$`);
+const MODEL_URL = new RegExp(`^${MODEL_URL_REGEX}$`);
+const MODEL_ID_LOOKS_LIKE =
+	'A model ID is a UUID: 36 characters, hexadecimal digits in groups of 8-4-4-4-12, like 4f9c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f.';
+
+/**
+ * The model's ID from the Model parameter: version 1's text (an exact UUID, or a dashboard link
+ * read as By URL reads it) or version 1.1's resource locator (By ID: one UUID and nothing else;
+ * By URL: the UUID after `models/`). Never the first UUID found anywhere in the text.
+ */
 export function readModelId(this: IExecuteFunctions, itemIndex: number): string {
-	const raw = this.getNodeParameter('modelId', itemIndex, '');
-	const text = typeof raw === 'string' ? raw.trim() : String(raw ?? '');
-	const found = UUID_PATTERN.exec(text);
-	if (!found) {
-		throw new NodeOperationError(
-			this.getNode(),
-			text === '' ? 'Model ID is empty' : `Model ID "${truncate(text, 80)}" is not a UUID`,
-			{
-				itemIndex,
-				description:
-					'Copy the model’s ID (like 4f9c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f) from its model details in the dashboard.',
-			},
-		);
+	const raw: unknown = this.getNodeParameter('modelId', itemIndex, '');
+	const locator = typeof raw === 'object' && raw !== null && 'value' in raw ? (raw as { mode?: unknown; value: unknown }) : undefined;
+	const value = locator ? locator.value : raw;
+	const text = typeof value === 'string' ? value.trim() : String(value ?? '');
+	const mode = locator?.mode === 'id' || locator?.mode === 'url' ? locator.mode : 'text';
+	const id =
+		mode === 'id' ? MODEL_ID.exec(text)?.[0] : mode === 'url' ? MODEL_URL.exec(text)?.[1] : (MODEL_ID.exec(text)?.[0] ?? MODEL_URL.exec(text)?.[1]);
+	if (id === undefined) {
+		const shown = truncate(text, 80);
+		const message =
+			text === ''
+				? 'Model ID is empty'
+				: mode === 'url'
+					? `The link "${shown}" does not hold a model ID after "models/"`
+					: `Model ID "${shown}" is not a UUID`;
+		const fix =
+			mode === 'url'
+				? 'Paste the link of the model’s page in the dashboard (…/models/<model ID>…), or choose By ID and paste the ID.'
+				: 'Copy the model’s ID from its model details in the dashboard, or paste the link of the model’s page (…/models/<model ID>).';
+		throw new NodeOperationError(this.getNode(), message, { itemIndex, description: `${MODEL_ID_LOOKS_LIKE} ${fix}` });
 	}
-	return found[0].toLowerCase();
+	return id.trim().toLowerCase();
 }
 
 export function readOptions(this: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -27,9 +45,14 @@ export function readOptions(this: IExecuteFunctions, itemIndex: number): IDataOb
 	return typeof options === 'object' && options !== null ? (options as IDataObject) : {};
 }
 
+/** Plain decimal notation (`3`, `0.25`, `-1`): what a user means by a number, unlike `0x3` or `1e1`. */
+const PLAIN_DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)$/;
+
 /**
  * An optional number the user set (or an expression produced): `undefined` when unset, an item
  * error naming the option when it is not a number in [min, max]. 0 is a value, never "unset".
+ * Text from an expression counts only in plain decimal notation: `Number()` would read a blank
+ * as 0 and `0x3`, `1e1` or `Infinity` as numbers nobody meant.
  */
 export function readOptionalNumber(
 	this: IExecuteFunctions,
@@ -40,9 +63,15 @@ export function readOptionalNumber(
 	bounds: { min: number; max: number; integer?: boolean },
 ): number | undefined {
 	const value = options[key];
-	if (value === undefined || value === null || value === '') return undefined;
-	const number = typeof value === 'string' ? Number(value.trim()) : value;
+	if (value === undefined || value === null) return undefined;
 	const kind = bounds.integer ? 'a whole number' : 'a number';
+	if (typeof value === 'string' && value.trim() === '') {
+		throw new NodeOperationError(this.getNode(), `${label} is blank: it must be ${kind} from ${bounds.min} to ${bounds.max}`, {
+			itemIndex,
+			description: `The "${label}" option (or the expression that sets it) gave ${truncate(JSON.stringify(value), 40)}. Remove the option to use the default, or give it a number.`,
+		});
+	}
+	const number = typeof value === 'string' && PLAIN_DECIMAL.test(value.trim()) ? Number(value.trim()) : value;
 	if (
 		typeof number !== 'number' ||
 		!Number.isFinite(number) ||
@@ -91,12 +120,6 @@ export function readFieldName(
 		});
 	}
 	return name;
-}
-
-export interface RequestSettings {
-	concurrency: number;
-	retries: number;
-	timeoutMs: number;
 }
 
 /** How one item's requests are sent (Concurrency is checked here; the router runs the batch at one value). */

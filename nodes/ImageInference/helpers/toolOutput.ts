@@ -28,7 +28,7 @@ export const TOOL_DESCRIPTION =
 	'Runs the user’s own deployed computer-vision model on one image. Two operations, as this tool is set up: ' +
 	'Detect Objects (finds objects, with a bounding box and a count per label) or Classify Image (the image’s category). ' +
 	'Pass the model ID (a UUID) and the image as an http(s) URL or as base64 text. ' +
-	`Returns compact JSON. Detect Objects: {totalDetections, countsByLabel: {label: count}, detections: up to ${MAX_TOOL_DETECTIONS} of {label, confidence 0-1, x, y, width, height}, most confident first, detectionsNotListed}. ` +
+	`Returns compact JSON. Detect Objects: {totalDetections, countsByLabel: {label: count}, detections: up to ${MAX_TOOL_DETECTIONS} of {label, confidence 0-1, x, y, width, height}, most confident first, detectionsNotListed; with zones set, countsByZone: {zone: {label: count}}}. ` +
 	`Classify Image: {category, confidence, predictions: up to ${MAX_TOOL_PREDICTIONS} of {category, confidence}}. ` +
 	'On failure: {error, description} saying what went wrong and what to check (for example an unknown model ID). No image is returned.';
 
@@ -110,20 +110,40 @@ function compactDetections(json: IDataObject): IDataObject {
 	const listedCounts: Record<string, number> = {};
 	for (const [label, count] of counts.slice(0, MAX_TOOL_LABELS)) listedCounts[truncate(label, MAX_TOOL_LABEL_LENGTH)] = count;
 	const otherLabels = counts.slice(MAX_TOOL_LABELS);
+	const zones = compactZoneCounts(json.countsByZone);
 
-	const build = (listed: number): IDataObject => ({
+	const build = (listed: number, zonesListed: number): IDataObject => ({
 		totalDetections: all.length,
 		countsByLabel: listedCounts,
 		...(otherLabels.length
 			? { otherLabels: { labels: otherLabels.length, detections: otherLabels.reduce((sum, [, count]) => sum + count, 0) } }
 			: {}),
+		...(zones ? { countsByZone: Object.fromEntries(zones.slice(0, zonesListed)) } : {}),
+		...(zones && zonesListed < zones.length ? { zonesNotListed: zones.length - zonesListed } : {}),
 		detections: all.slice(0, listed),
 		detectionsNotListed: all.length - listed,
 	});
 	let listed = Math.min(all.length, MAX_TOOL_DETECTIONS);
-	let result = build(listed);
-	while (listed > 0 && JSON.stringify(result).length > MAX_TOOL_RESULT_CHARS) result = build(--listed);
+	let zonesListed = zones?.length ?? 0;
+	let result = build(listed, zonesListed);
+	// detections give way first, then zones: the counts are what an agent is asked about most
+	while (listed > 0 && JSON.stringify(result).length > MAX_TOOL_RESULT_CHARS) result = build(--listed, zonesListed);
+	while (zonesListed > 0 && JSON.stringify(result).length > MAX_TOOL_RESULT_CHARS) result = build(listed, --zonesListed);
 	return result;
+}
+
+/** Label counts per zone, names cut, each zone's labels as many as countsByLabel lists at most. */
+function compactZoneCounts(value: unknown): Array<[string, Record<string, number>]> | undefined {
+	if (!value || typeof value !== 'object') return undefined;
+	return Object.entries(value as Record<string, Record<string, number>>).map(([zone, counts]) => [
+		truncate(zone, MAX_TOOL_LABEL_LENGTH),
+		Object.fromEntries(
+			Object.entries(counts)
+				.sort((a, b) => b[1] - a[1])
+				.slice(0, MAX_TOOL_LABELS)
+				.map(([label, count]) => [truncate(label, MAX_TOOL_LABEL_LENGTH), count]),
+		),
+	]);
 }
 
 function compactClassification(json: IDataObject): IDataObject {

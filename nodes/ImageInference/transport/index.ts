@@ -4,7 +4,6 @@ import type { z } from 'zod';
 
 import type { PredictionKind } from '../contract';
 import { describeIssues, predictPath } from '../contract';
-import type { RequestSettings } from '../helpers/parameters';
 import type { Failure, Redact } from './errors';
 import {
 	describeHttpFailure,
@@ -17,6 +16,13 @@ import { ImageLifter } from './liftImage';
 import { backoffDelay, parseRetryAfter, sleepUnlessCancelled } from './retry';
 
 export const CREDENTIAL_TYPE = 'imageInferenceApi';
+
+/** How one item's requests are sent: read from the node's options, used by the calls. */
+export interface RequestSettings {
+	concurrency: number;
+	retries: number;
+	timeoutMs: number;
+}
 
 export interface PredictionCall<TSchema extends z.ZodTypeAny> {
 	itemIndex: number;

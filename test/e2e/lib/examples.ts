@@ -12,6 +12,9 @@
  *   swapNodeForFile(wf, nodeName, filePath, binaryPropertyName?)   same for a non-trigger node
  *        (e.g. Google Drive "Download file")
  *   useCredential(wf, type, id): WorkflowJson   every node using a credential of that type (e.g. smtp) uses credential id
+ *   asSavedAtVersion1(wf, modelIdText?): WorkflowJson
+ *        every Image Inference node as a workflow saved with node version 1 holds it: typeVersion 1
+ *        and the model as plain text (the locator's value, or modelIdText(id) such as a pasted link)
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -30,7 +33,11 @@ export function useCredentialAndModels(
 	const nodes = wf.nodes.map((n) => {
 		if (n.type !== NODE_TYPE) return n;
 		const op = n.parameters.operation as 'detect' | 'classify';
-		const modelId = String(n.parameters.modelId ?? '').startsWith('REPLACE_WITH') ? o[op] : n.parameters.modelId;
+		const saved = n.parameters.modelId;
+		const locator = isLocator(saved) ? saved : undefined;
+		const text = String(locator ? locator.value : (saved ?? ''));
+		const id = text.startsWith('REPLACE_WITH') ? o[op] : text;
+		const modelId = locator ? { ...locator, value: id } : id;
 		return {
 			...n,
 			parameters: { ...n.parameters, modelId },
@@ -64,5 +71,27 @@ export function useCredential(wf: WorkflowJson, type: string, id: string): Workf
 	const nodes = wf.nodes.map((n) =>
 		n.credentials?.[type] ? { ...n, credentials: { ...n.credentials, [type]: { id, name: `${type} ${id}` } } } : n,
 	);
+	return { ...wf, nodes };
+}
+
+interface ModelLocator {
+	__rl: true;
+	mode: string;
+	value: unknown;
+}
+
+function isLocator(value: unknown): value is ModelLocator {
+	return typeof value === 'object' && value !== null && (value as { __rl?: unknown }).__rl === true;
+}
+
+export function asSavedAtVersion1(wf: WorkflowJson, modelIdText: (id: string) => string = (id) => id): WorkflowJson {
+	const nodes = wf.nodes.map((n) => {
+		if (!n.type.startsWith(NODE_TYPE)) return n;
+		const saved = n.parameters.modelId;
+		const text = String(isLocator(saved) ? saved.value : (saved ?? ''));
+		// an expression ($fromAI in a tool) stays as it is
+		const modelId = text.startsWith('=') ? text : modelIdText(text);
+		return { ...n, typeVersion: 1, parameters: { ...n.parameters, modelId } };
+	});
 	return { ...wf, nodes };
 }

@@ -8,7 +8,7 @@
  *   rest      RestClient (setupOwner, request, testCredential, createCredential, nodeTypes), OWNER
  *   workflow  workflow(), node(), manualTrigger(), readFile(), code(), imageInference(), …
  *   run-data  nodeItems(), nodeRuns(), nodeError(), executedNodes(), readBinary()
- *   examples  loadExample(), useCredentialAndModels(), feedTriggerWithFile(), swapNodeForFile()
+ *   examples  loadExample(), useCredentialAndModels(), feedTriggerWithFile(), swapNodeForFile(), asSavedAtVersion1()
  *   scripted-openai  startScriptedOpenAi() (an OpenAI-compatible chat endpoint answering from a script), toolMessages()
  *   smtp      startSmtpCapture() (a real SMTP server on 127.0.0.1 keeping what it receives), smtpCredential()
  *   messengers  startMessengerCapture() (Telegram sendPhoto and a Discord webhook on 127.0.0.1, recording the multipart requests)

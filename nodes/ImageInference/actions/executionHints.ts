@@ -1,0 +1,176 @@
+import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
+
+import type { RemovedCounts } from '../helpers/detections';
+import type { SkippedFile } from '../helpers/imageInput';
+import type { ImageSize } from '../helpers/imageSize';
+import type { ImagePlan } from './types';
+
+/**
+ * Above this many pixels a photo gets a hint to resize it first. The service is sent the file as
+ * base64 (4/3 of its bytes) and, for Detect with an annotated image, sends a picture of the same
+ * size back; it decodes every pixel, while a vision model looks at the image at a few hundred to
+ * about 1,300 pixels a side. A 12-megapixel phone photo (4032 × 3024, a 3–6 MB JPEG) makes a
+ * 4–8 MB body each way, seconds on an ordinary uplink; at 1920 pixels on the long side the same
+ * photo is about 2.8 megapixels and a few hundred kilobytes. 10 megapixels lets 4K frames
+ * (8.3 megapixels) through and catches phone and camera photos.
+ */
+export const LARGE_IMAGE_PIXELS = 10_000_000;
+/** The long side suggested for Edit Image's Resize. */
+export const SUGGESTED_LONG_SIDE = 1920;
+
+const MAX_LISTED = 8;
+
+interface ImageNote {
+	itemIndex: number;
+	position: number;
+}
+
+/**
+ * What surprised a run, collected while the images are sent and given to n8n once, after all of
+ * them: one hint per kind, naming the items it concerns. A plain successful run collects nothing.
+ * Hint texts carry parameter values, counts, file names and sizes, never the credential.
+ */
+export class ExecutionHints {
+	private readonly nothingFound: Array<ImageNote & { confidence?: number }> = [];
+	private readonly filtered: Array<ImageNote & { found: number; removed: RemovedCounts }> = [];
+	private readonly skippedFiles = new Map<number, SkippedFile[]>();
+	private readonly largeImages: Array<ImageNote & { fileName: string; size: ImageSize }> = [];
+
+	constructor(private readonly keySentAs: unknown) {}
+
+	/** Every image the service answered for: its item's skipped files and its pixel size. */
+	image(plan: ImagePlan<unknown>, size: ImageSize | undefined): void {
+		if (plan.skippedFiles?.length) this.skippedFiles.set(plan.itemIndex, plan.skippedFiles);
+		if (size && size.width * size.height > LARGE_IMAGE_PIXELS) {
+			this.largeImages.push({ itemIndex: plan.itemIndex, position: plan.position, fileName: plan.image.fileName, size });
+		}
+	}
+
+	/** The service found nothing in the image at this threshold (undefined: the model's default). */
+	nothing(plan: ImagePlan<unknown>, confidence: number | undefined): void {
+		this.nothingFound.push({ itemIndex: plan.itemIndex, position: plan.position, confidence });
+	}
+
+	/** The node's own filters left out some of the objects the service found. */
+	removed(plan: ImagePlan<unknown>, found: number, removed: RemovedCounts): void {
+		if (removed.onlyLabels + removed.ignoreLabels + removed.zonesAndSizes + removed.maxObjects === 0) return;
+		this.filtered.push({ itemIndex: plan.itemIndex, position: plan.position, found, removed });
+	}
+
+	list(): NodeExecutionHint[] {
+		return [this.nothingHint(), this.filteredHint(), this.skippedHint(), this.largeHint(), this.keyHint()].filter(
+			(hint): hint is NodeExecutionHint => hint !== undefined,
+		);
+	}
+
+	/**
+	 * Gives the hints to n8n's output panel. `addExecutionHints` is in n8n-core's ExecuteContext
+	 * (execution-engine/node-execution-context/execute-context.js) in 1.123 and 2.41 alike, and n8n
+	 * keeps the hints only when execute() returns; a context without it (another runner) gets none.
+	 */
+	addTo(context: IExecuteFunctions): void {
+		const hints = this.list();
+		if (hints.length && typeof context.addExecutionHints === 'function') context.addExecutionHints(...hints);
+	}
+
+	private nothingHint(): NodeExecutionHint | undefined {
+		if (!this.nothingFound.length) return undefined;
+		const byThreshold = new Map<string, number[]>();
+		for (const note of sorted(this.nothingFound)) {
+			const threshold = note.confidence === undefined ? "the model's default Confidence Threshold (the option is not set)" : `Confidence Threshold ${note.confidence}`;
+			byThreshold.set(threshold, [...(byThreshold.get(threshold) ?? []), note.itemIndex]);
+		}
+		const at = [...byThreshold].map(([threshold, items]) => (byThreshold.size > 1 ? `${threshold} for ${itemList(items)}` : threshold));
+		return outputHint(
+			`Nothing was detected in ${imageCount(this.nothingFound.length)} (${itemList(this.nothingFound.map((note) => note.itemIndex))}) at ${joinWords(at)}. ` +
+				'A lower Confidence Threshold (Options) may find what the model is less sure of.',
+		);
+	}
+
+	private filteredHint(): NodeExecutionHint | undefined {
+		if (!this.filtered.length) return undefined;
+		const total = (key: keyof RemovedCounts) => this.filtered.reduce((sum, note) => sum + note.removed[key], 0);
+		const byFilter = (
+			[
+				['Only These Labels', total('onlyLabels')],
+				['Ignore These Labels', total('ignoreLabels')],
+				['the zone and size options', total('zonesAndSizes')],
+				['Max Objects', total('maxObjects')],
+			] as const
+		).filter(([, count]) => count > 0);
+		const removed = byFilter.reduce((sum, [, count]) => sum + count, 0);
+		const found = this.filtered.reduce((sum, note) => sum + note.found, 0);
+		return outputHint(
+			`${capitalized(joinWords(byFilter.map(([name]) => name)))} left out ${removed} of the ${found} objects the service found ` +
+				`(${itemList(this.filtered.map((note) => note.itemIndex))})` +
+				(byFilter.length > 1 ? `: ${byFilter.map(([name, count]) => `${name} ${count}`).join(', ')}` : '') +
+				'. Counts and summary are of the objects kept; the annotated image still shows every object the service drew.',
+		);
+	}
+
+	private skippedHint(): NodeExecutionHint | undefined {
+		if (!this.skippedFiles.size) return undefined;
+		const entries = [...this.skippedFiles].sort(([a], [b]) => a - b);
+		const files = entries.flatMap(([itemIndex, skipped]) => skipped.map((file) => ({ itemIndex, file })));
+		const listed = files
+			.slice(0, MAX_LISTED)
+			.map(({ itemIndex, file }) => `${file.fileName ?? 'a file'} (field ${file.field}, item ${itemIndex})`);
+		const more = files.length > MAX_LISTED ? ` and ${files.length - MAX_LISTED} more` : '';
+		return outputHint(
+			`All Images on the Item skipped ${files.length} ${files.length === 1 ? 'file that is' : 'files that are'} not an image: ` +
+				`${listed.join(', ')}${more}. Each output item of those items lists them in skippedFiles.`,
+		);
+	}
+
+	private largeHint(): NodeExecutionHint | undefined {
+		if (!this.largeImages.length) return undefined;
+		const images = sorted(this.largeImages);
+		const listed = images
+			.slice(0, MAX_LISTED)
+			.map(({ itemIndex, fileName, size }) => `${fileName} in item ${itemIndex}, ${size.width} × ${size.height}`);
+		const more = images.length > MAX_LISTED ? ` and ${images.length - MAX_LISTED} more` : '';
+		return outputHint(
+			`${images.length === 1 ? 'One image is' : `${images.length} images are`} over ${LARGE_IMAGE_PIXELS / 1_000_000} megapixels ` +
+				`(${listed.join('; ')}${more}), which makes the service call slow: the whole file is uploaded (and an annotated picture as large comes back). ` +
+				`Resize first with n8n's Edit Image node (Operation Resize, Width and Height ${SUGGESTED_LONG_SIDE}, Resize Option Only if Larger).`,
+		);
+	}
+
+	private keyHint(): NodeExecutionHint | undefined {
+		if (this.keySentAs !== 'query') return undefined;
+		return {
+			type: 'warning',
+			location: 'outputPane',
+			message:
+				'The credential sends the API key as a query parameter (Send API Key As), so the key is part of every request URL and may end up in proxy and server logs. Prefer the header unless your network strips it.',
+		};
+	}
+}
+
+function outputHint(message: string): NodeExecutionHint {
+	return { type: 'info', location: 'outputPane', message };
+}
+
+function sorted<T extends ImageNote>(notes: T[]): T[] {
+	return [...notes].sort((a, b) => a.itemIndex - b.itemIndex || a.position - b.position);
+}
+
+function imageCount(count: number): string {
+	return count === 1 ? '1 image' : `${count} images`;
+}
+
+/** "item 0", "items 0 and 2", "items 0, 1, … 7 and 4 more": each item once, in order. */
+export function itemList(itemIndexes: number[]): string {
+	const items = [...new Set(itemIndexes)].sort((a, b) => a - b);
+	const shown = items.slice(0, MAX_LISTED).map(String);
+	if (items.length > MAX_LISTED) shown.push(`${items.length - MAX_LISTED} more`);
+	return `${items.length === 1 ? 'item' : 'items'} ${joinWords(shown)}`;
+}
+
+function joinWords(words: readonly string[]): string {
+	return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+function capitalized(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}

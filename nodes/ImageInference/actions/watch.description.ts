@@ -1,0 +1,115 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** Detect's options for watching a place: zones, object sizes, and what changed since the last look. */
+export const watchOptions: INodeProperties[] = [
+	{
+		displayName: 'Zones',
+		name: 'zones',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Zone',
+		default: {},
+		description:
+			'Named areas of the image. Each object gets the zones its anchor point is in, and countsByZone counts labels per zone. The annotated picture still shows every box the service drew.',
+		options: [
+			{
+				displayName: 'Zone',
+				name: 'zone',
+				values: [
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. driveway',
+						description: 'How the zone is named in countsByZone and in each object’s zones',
+					},
+					{
+						displayName: 'Points',
+						name: 'points',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 0.1,0.6 0.5,0.6 0.5,1 0.1,1',
+						description:
+							'The polygon’s corners, at least 3, as x,y pairs separated by spaces, in the unit Zone Coordinates sets (relative: 0–1 of the image’s width and height from its top-left corner)',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Zone Coordinates',
+		name: 'zoneCoordinates',
+		type: 'options',
+		options: [
+			{ name: 'Relative (0–1)', value: 'relative', description: 'Fractions of the image’s width and height: the same zone fits any resolution' },
+			{ name: 'Pixels', value: 'pixels', description: 'Pixels from the image’s top-left corner' },
+		],
+		default: 'relative',
+		description: 'The unit of the zones’ points',
+	},
+	{
+		displayName: 'Zone Anchor Point',
+		name: 'zoneAnchor',
+		type: 'options',
+		options: [
+			{ name: 'Box Centre', value: 'center', description: 'The middle of the box' },
+			{
+				name: 'Bottom Centre',
+				value: 'bottomCenter',
+				description: 'The middle of the box’s bottom edge: where a car or a person stands on the ground, as a camera sees it',
+			},
+		],
+		default: 'center',
+		description: 'Which point of an object’s box must lie in a zone for the object to be in it',
+	},
+	{
+		displayName: 'Only Objects in Zones',
+		name: 'onlyInZones',
+		type: 'boolean',
+		default: false,
+		description: 'Whether objects in no zone are left out; counts, summary and Max Objects follow, like the label filters',
+	},
+	{
+		displayName: 'Min Object Size',
+		name: 'minObjectSize',
+		type: 'number',
+		default: 0.002,
+		typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 4 },
+		description: 'Leave out objects whose box is smaller than this fraction of the image’s area (0.002 is 0.2 %): a car far away',
+	},
+	{
+		displayName: 'Max Object Size',
+		name: 'maxObjectSize',
+		type: 'number',
+		default: 0.5,
+		typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 4 },
+		description: 'Leave out objects whose box is larger than this fraction of the image’s area',
+	},
+	{
+		displayName: 'Compare With Previous Look',
+		name: 'compareWithPreviousLook',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to compare the counts with the last image of the same Watch Key and output what changed (comparison.changed, appeared, disappeared). The last look is kept in the workflow’s static data, which n8n saves for active workflows only, not for manual test runs.',
+	},
+	{
+		displayName: 'Watch Key',
+		name: 'watchKey',
+		type: 'string',
+		default: 'default',
+		placeholder: 'e.g. {{ $json.cameraId }}',
+		description: 'Which place an image shows, for Compare With Previous Look: one key per camera or folder. At most 100 keys are kept; beyond that the one seen longest ago is forgotten.',
+		displayOptions: { show: { compareWithPreviousLook: [true] } },
+	},
+	{
+		displayName: 'Cooldown (Minutes)',
+		name: 'cooldownMinutes',
+		type: 'number',
+		default: 0,
+		typeOptions: { minValue: 0, maxValue: 10080 },
+		description: 'After a reported change, further changes for the same Watch Key are reported as changed: false for this long (one notification, not one a minute). 0: no cooldown.',
+		displayOptions: { show: { compareWithPreviousLook: [true] } },
+	},
+];

@@ -1,0 +1,72 @@
+/** Plane geometry on boxes and polygons, in one coordinate system (pixels from the top-left corner). */
+
+export type Point = readonly [x: number, y: number];
+
+export interface Box {
+	x: number;
+	y: number;
+	width: number;
+	height: number;
+}
+
+export interface Size {
+	width: number;
+	height: number;
+}
+
+/** Where a box stands: its centre, or the middle of its bottom edge (what stands on the ground). */
+export type Anchor = 'center' | 'bottomCenter';
+
+export function anchorPoint(box: Box, anchor: Anchor): Point {
+	return [box.x + box.width / 2, anchor === 'center' ? box.y + box.height / 2 : box.y + box.height];
+}
+
+/**
+ * Whether the point lies inside the polygon or on its border (even-odd rule, so concave polygons
+ * work; a point on an edge or a corner counts as inside, whichever way the polygon is walked).
+ */
+export function insidePolygon(point: Point, polygon: readonly Point[]): boolean {
+	const [px, py] = point;
+	let inside = false;
+	for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+		const xi = polygon[i][0];
+		const yi = polygon[i][1];
+		const xj = polygon[j][0];
+		const yj = polygon[j][1];
+		if (onSegment(px, py, xj, yj, xi, yi)) return true;
+		if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) inside = !inside;
+	}
+	return inside;
+}
+
+function onSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): boolean {
+	// relative points scaled to pixels carry rounding (0.1 × 676 = 67.60000000000001)
+	const length = Math.max(1, Math.abs(bx - ax) + Math.abs(by - ay));
+	const slack = 1e-9 * length;
+	if (px < Math.min(ax, bx) - slack || px > Math.max(ax, bx) + slack || py < Math.min(ay, by) - slack || py > Math.max(ay, by) + slack) return false;
+	return Math.abs((bx - ax) * (py - ay) - (by - ay) * (px - ax)) <= slack * length;
+}
+
+/** The box in fractions of the image's width and height (0–1 inside the image), four decimals. */
+export function relativeBox(box: Box, size: Size): Box {
+	return {
+		x: fraction(box.x, size.width),
+		y: fraction(box.y, size.height),
+		width: fraction(box.width, size.width),
+		height: fraction(box.height, size.height),
+	};
+}
+
+/** The box's area as a fraction of the image's. */
+export function areaFraction(box: Box, size: Size): number {
+	return (box.width * box.height) / (size.width * size.height);
+}
+
+/** A polygon given in fractions of the image, in pixels. */
+export function toPixels(polygon: readonly Point[], size: Size): Point[] {
+	return polygon.map(([x, y]) => [x * size.width, y * size.height] as const);
+}
+
+function fraction(value: number, whole: number): number {
+	return Math.round((value / whole) * 10_000) / 10_000;
+}

@@ -1,0 +1,137 @@
+import { flatPng, pngClaimingSize, SAMPLE_PDF } from '../harness/images';
+import type { InputItem } from '../harness/execute';
+import { CAR, carItem, classifyParameters, detectParameters, useServer } from './setup';
+
+const grayItem = (width = 64, height = 48): InputItem => ({
+	binary: { data: { bytes: flatPng(width, height), fileName: 'gray.png', mimeType: 'image/png' } },
+});
+
+const API_KEY = 'ref-hint-check-Zq8vK2mW';
+
+describe('execution hints in the output panel', () => {
+	// the colour models: car.jpg is 4 blue and 3 cyan regions at the default threshold
+	const { server, run } = useServer({ apiKey: API_KEY, defaultModels: 'synthetic' });
+
+	const serviceLabels = () => (server().predict('detect', CAR, {}) as { detections: Array<{ label: string }> }).detections.map((d) => d.label).sort();
+
+	it('gives no hint on a plain successful run', async () => {
+		const { items, hints } = await run(detectParameters(server()), [carItem()]);
+		expect(items[0].json.totalDetections).toBe(7);
+		expect(hints).toEqual([]);
+	});
+
+	it('says nothing was detected, at which Confidence Threshold, and that lowering it may help', async () => {
+		const options = (itemIndex: number) => (itemIndex === 0 ? { confidence: 0.99 } : {});
+		const { items, hints } = await run(detectParameters(server(), { options }), [carItem(), grayItem(), carItem()]);
+		expect(items.map((item) => item.json.summary)).toEqual(['nothing detected', 'nothing detected', '4 blue, 3 cyan']);
+		expect(hints).toEqual([
+			{
+				type: 'info',
+				location: 'outputPane',
+				message:
+					"Nothing was detected in 2 images (items 0 and 1) at Confidence Threshold 0.99 for item 0 and the model's default Confidence Threshold (the option is not set) for item 1. A lower Confidence Threshold (Options) may find what the model is less sure of.",
+			},
+		]);
+	});
+
+	it('names the first 8 items of a long run and counts the rest', async () => {
+		const { hints } = await run(detectParameters(server()), Array.from({ length: 11 }, () => grayItem()));
+		expect(hints.map((hint) => hint.message)).toEqual([
+			"Nothing was detected in 11 images (items 0, 1, 2, 3, 4, 5, 6, 7 and 3 more) at the model's default Confidence Threshold (the option is not set). A lower Confidence Threshold (Options) may find what the model is less sure of.",
+		]);
+	});
+
+	it('says so when a classification has no category above the threshold', async () => {
+		const { hints } = await run(classifyParameters(server(), { options: { confidence: 0.99 } }), [carItem()]);
+		expect(hints.map((hint) => hint.message)).toEqual([
+			'Nothing was detected in 1 image (item 0) at Confidence Threshold 0.99. A lower Confidence Threshold (Options) may find what the model is less sure of.',
+		]);
+	});
+
+	it('counts the objects the label filters and Max Objects left out, once for all items', async () => {
+		expect(serviceLabels()).toEqual(['blue', 'blue', 'blue', 'blue', 'cyan', 'cyan', 'cyan']);
+		const options = (itemIndex: number) => [{ onlyLabels: 'blue' }, { maxObjects: 2 }, {}, { ignoreLabels: 'cyan' }][itemIndex];
+		const { items, hints } = await run(detectParameters(server(), { options }), [carItem(), carItem(), carItem(), carItem()]);
+		expect(items.map((item) => item.json.totalDetections)).toEqual([4, 2, 7, 4]);
+		expect(hints.map((hint) => hint.message)).toEqual([
+			'Only These Labels, Ignore These Labels and Max Objects left out 11 of the 21 objects the service found (items 0, 1 and 3): Only These Labels 3, Ignore These Labels 3, Max Objects 5. Counts and summary are of the objects kept; the annotated image still shows every object the service drew.',
+		]);
+	});
+
+	it('names the one filter that left objects out', async () => {
+		const { hints } = await run(detectParameters(server(), { options: { maxObjects: 3 } }), [carItem()]);
+		expect(hints.map((hint) => hint.message)).toEqual([
+			'Max Objects left out 4 of the 7 objects the service found (item 0). Counts and summary are of the objects kept; the annotated image still shows every object the service drew.',
+		]);
+	});
+
+	it('counts the objects the zone and size options left out', async () => {
+		const { items, hints } = await run(detectParameters(server(), { options: { minObjectSize: 0.99 } }), [carItem()]);
+		expect(items[0].json.totalDetections).toBe(0);
+		expect(hints.map((hint) => hint.message)).toEqual([
+			'The zone and size options left out 7 of the 7 objects the service found (item 0). Counts and summary are of the objects kept; the annotated image still shows every object the service drew.',
+		]);
+	});
+
+	it('lists the files All Images on the Item skipped, with their fields and items', async () => {
+		const mail = (index: number): InputItem => ({
+			binary: {
+				photo: { bytes: CAR, fileName: 'car.jpg', mimeType: 'image/jpeg' },
+				attachment_1: { bytes: SAMPLE_PDF, fileName: `invoice-${index}.pdf`, mimeType: 'application/pdf' },
+			},
+		});
+		const { items, hints } = await run(detectParameters(server(), { imageSource: 'allImages' }), [mail(1), carItem(), mail(2)]);
+		expect(items).toHaveLength(3);
+		expect(hints.map((hint) => hint.message)).toEqual([
+			'All Images on the Item skipped 2 files that are not an image: invoice-1.pdf (field attachment_1, item 0), invoice-2.pdf (field attachment_1, item 2). Each output item of those items lists them in skippedFiles.',
+		]);
+	});
+
+	it('suggests resizing a photo over 10 megapixels with Edit Image, naming its size', async () => {
+		// The node reads the pixel size from the header; the service's answer is given, so no 10-megapixel image is decoded.
+		const large = pngClaimingSize(4000, 2600);
+		server().addFault({
+			match: { kind: 'detect' },
+			times: 1,
+			action: { type: 'status', status: 200, body: { detections: [], labelsCount: [], image: null } },
+		});
+		const { items, hints } = await run(detectParameters(server(), { options: { outputImages: 'none', confidence: 0.2 } }), [
+			{ binary: { data: { bytes: large, fileName: 'phone.png', mimeType: 'image/png' } } },
+			carItem(),
+		]);
+		expect(items.map((item) => [item.json.imageWidth, item.json.imageHeight])).toEqual([
+			[4000, 2600],
+			[676, 380],
+		]);
+		expect(hints.map((hint) => hint.message)).toContainEqual(
+			"One image is over 10 megapixels (phone.png in item 0, 4000 × 2600), which makes the service call slow: the whole file is uploaded (and an annotated picture as large comes back). Resize first with n8n's Edit Image node (Operation Resize, Width and Height 1920, Resize Option Only if Larger).",
+		);
+	});
+
+	it('warns that a key sent as a query parameter may end up in proxy logs, without the key', async () => {
+		const { items, hints, sent } = await run(detectParameters(server()), [carItem()], { credentials: { sendAs: 'query' } });
+		expect(sent[0].url).toContain(API_KEY);
+		expect(items[0].json.totalDetections).toBe(7);
+		expect(hints).toEqual([
+			{
+				type: 'warning',
+				location: 'outputPane',
+				message:
+					'The credential sends the API key as a query parameter (Send API Key As), so the key is part of every request URL and may end up in proxy and server logs. Prefer the header unless your network strips it.',
+			},
+		]);
+	});
+
+	it('never puts the key in a hint, whichever hints a run gives', async () => {
+		const items: InputItem[] = [
+			{ json: { apiKey: API_KEY }, binary: { ...carItem().binary, note: { bytes: SAMPLE_PDF, fileName: 'note.pdf', mimeType: 'application/pdf' } } },
+			grayItem(),
+		];
+		const { hints } = await run(detectParameters(server(), { imageSource: 'allImages', options: { maxObjects: 1 } }), items, {
+			credentials: { sendAs: 'query' },
+		});
+		expect(hints).toHaveLength(4);
+		expect(JSON.stringify(hints)).not.toContain(API_KEY);
+		expect(JSON.stringify(hints)).not.toContain(API_KEY.slice(-8));
+	});
+});

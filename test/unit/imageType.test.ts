@@ -1,0 +1,39 @@
+import { sniffImageType, sniffPhoneImageFormat } from '../../nodes/ImageInference/helpers/imageType';
+
+/** An ISO-BMFF `ftyp` box: size, "ftyp", major brand, minor version, compatible brands. */
+function ftyp(major: string, compatible: string[]): Buffer {
+	const size = 16 + 4 * compatible.length;
+	const box = Buffer.alloc(size + 8);
+	box.writeUInt32BE(size, 0);
+	box.write(`ftyp${major}`, 4, 'latin1');
+	box.write(compatible.join(''), 16, 'latin1');
+	box.write('\u0000\u0000\u0000\u0008meta', size, 'latin1');
+	return box;
+}
+
+describe('HEIC and AVIF recognised by their ftyp box', () => {
+	it.each([
+		['heic', ['mif1', 'heic'], 'HEIC'],
+		['heix', ['mif1', 'heix'], 'HEIC'],
+		['hevc', ['msf1', 'hevc'], 'HEIC'],
+		['hevx', [], 'HEIC'],
+		['mif1', ['heic'], 'HEIC'],
+		['msf1', [], 'HEIC'],
+		['avif', ['mif1', 'miaf'], 'AVIF'],
+		['avis', ['msf1', 'avif'], 'AVIF'],
+		['mif1', ['avif', 'miaf'], 'AVIF'],
+	])('major brand %s, compatible %j: %s', (major, compatible, format) => {
+		const bytes = ftyp(major, compatible);
+		expect(sniffPhoneImageFormat(bytes)).toBe(format);
+		expect(sniffImageType(bytes)).toBeUndefined();
+	});
+
+	it.each([
+		['an MP4 video', ftyp('isom', ['isom', 'avc1', 'mp41'])],
+		['a QuickTime movie', ftyp('qt  ', ['qt  '])],
+		['a JPEG', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1])],
+		['too short for a box', Buffer.from('\u0000\u0000\u0000\u0018ftypheic', 'latin1')],
+	])('%s is neither', (_, bytes) => {
+		expect(sniffPhoneImageFormat(bytes)).toBeUndefined();
+	});
+});

@@ -1,0 +1,96 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { MAX_WATCH_KEYS, compareWithPreviousLook } from '../../nodes/ImageInference/helpers/previousLook';
+
+const MINUTE = 60_000;
+const T0 = Date.parse('2026-05-01T08:00:00.000Z');
+
+describe('Compare With Previous Look', () => {
+	const watch = { key: 'gate', cooldownMs: 0 };
+
+	it('takes a key’s first look as the baseline: nothing reported', () => {
+		const store: IDataObject = {};
+		const first = compareWithPreviousLook(store, watch, { counts: { car: 1 } }, T0);
+		expect(first).toMatchObject({ key: 'gate', changed: false, appeared: [], disappeared: [], previousSeenAt: null, cooldownUntil: null });
+		expect(first.reason).toMatch(/first look/);
+	});
+
+	it('reports labels that appeared, disappeared and changed, with the previous counts and when they were seen', () => {
+		const store: IDataObject = {};
+		compareWithPreviousLook(store, watch, { counts: { car: 1, person: 2 } }, T0);
+		const next = compareWithPreviousLook(store, watch, { counts: { person: 3, dog: 1 } }, T0 + MINUTE);
+		expect(next).toEqual({
+			key: 'gate',
+			changed: true,
+			reason: 'changed since the last look',
+			appeared: ['dog'],
+			disappeared: ['car'],
+			changeByLabel: { car: -1, person: 1, dog: 1 },
+			previousCountsByLabel: { car: 1, person: 2 },
+			previousSeenAt: '2026-05-01T08:00:00.000Z',
+			cooldownUntil: null,
+		});
+		const same = compareWithPreviousLook(store, watch, { counts: { person: 3, dog: 1 } }, T0 + 2 * MINUTE);
+		expect(same).toMatchObject({ changed: false, reason: 'no change since the last look', changeByLabel: {}, previousCountsByLabel: { person: 3, dog: 1 } });
+	});
+
+	it('compares per zone too: a car moving out of the zone is a change even when the label totals stay', () => {
+		const store: IDataObject = {};
+		compareWithPreviousLook(store, watch, { counts: { car: 1 }, zones: { driveway: { car: 1 } } }, T0);
+		const moved = compareWithPreviousLook(store, watch, { counts: { car: 1 }, zones: { driveway: {} } }, T0 + MINUTE);
+		expect(moved.changed).toBe(true);
+		expect(moved.changeByLabel).toEqual({});
+		expect(moved.zones).toEqual({ driveway: { appeared: [], disappeared: ['car'], changeByLabel: { car: -1 }, previousCountsByLabel: { car: 1 } } });
+	});
+
+	it('keeps each key apart', () => {
+		const store: IDataObject = {};
+		compareWithPreviousLook(store, { key: 'gate', cooldownMs: 0 }, { counts: {} }, T0);
+		compareWithPreviousLook(store, { key: 'yard', cooldownMs: 0 }, { counts: { dog: 1 } }, T0);
+		expect(compareWithPreviousLook(store, { key: 'gate', cooldownMs: 0 }, { counts: { car: 1 } }, T0 + MINUTE).appeared).toEqual(['car']);
+		expect(compareWithPreviousLook(store, { key: 'yard', cooldownMs: 0 }, { counts: { dog: 1 } }, T0 + MINUTE).changed).toBe(false);
+	});
+
+	it('does not report a change within the cooldown of the last reported one, then reports again', () => {
+		const store: IDataObject = {};
+		const cooled = { key: 'gate', cooldownMs: 10 * MINUTE };
+		compareWithPreviousLook(store, cooled, { counts: {} }, T0);
+		const arrival = compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + MINUTE);
+		expect(arrival).toMatchObject({ changed: true, appeared: ['car'], cooldownUntil: '2026-05-01T08:11:00.000Z' });
+
+		const gone = compareWithPreviousLook(store, cooled, { counts: {} }, T0 + 2 * MINUTE);
+		expect(gone).toMatchObject({ changed: false, appeared: [], disappeared: [], changeByLabel: {}, cooldownUntil: '2026-05-01T08:11:00.000Z' });
+		expect(gone.reason).toMatch(/within the cooldown after the change at 2026-05-01T08:01:00.000Z/);
+
+		// the look within the cooldown is kept: this one compares with it (0 cars), not with the arrival
+		const back = compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + 3 * MINUTE);
+		expect(back).toMatchObject({ changed: false, previousCountsByLabel: {} });
+
+		const afterCooldown = compareWithPreviousLook(store, cooled, { counts: { car: 2 } }, T0 + 11 * MINUTE);
+		expect(afterCooldown).toMatchObject({ changed: true, changeByLabel: { car: 1 }, cooldownUntil: '2026-05-01T08:21:00.000Z' });
+	});
+
+	it(`keeps at most ${MAX_WATCH_KEYS} keys, forgetting the one seen longest ago`, () => {
+		const store: IDataObject = {};
+		for (let camera = 0; camera < MAX_WATCH_KEYS; camera++) {
+			compareWithPreviousLook(store, { key: `camera ${camera}`, cooldownMs: 0 }, { counts: {} }, T0 + camera * MINUTE);
+		}
+		// camera 0 looks again: now camera 1 is the one seen longest ago
+		compareWithPreviousLook(store, { key: 'camera 0', cooldownMs: 0 }, { counts: {} }, T0 + MAX_WATCH_KEYS * MINUTE);
+		compareWithPreviousLook(store, { key: 'new camera', cooldownMs: 0 }, { counts: {} }, T0 + (MAX_WATCH_KEYS + 1) * MINUTE);
+		const keys = Object.keys(store.looks as object);
+		expect(keys).toHaveLength(MAX_WATCH_KEYS);
+		expect(keys).toContain('camera 0');
+		expect(keys).toContain('new camera');
+		expect(keys).not.toContain('camera 1');
+		expect(keys).toContain('camera 2');
+	});
+
+	it('keeps a copy of the counts: changing the output later does not change the kept look', () => {
+		const store: IDataObject = {};
+		const counts = { car: 1 };
+		compareWithPreviousLook(store, watch, { counts }, T0);
+		counts.car = 5;
+		expect(compareWithPreviousLook(store, watch, { counts: { car: 1 } }, T0 + MINUTE).changed).toBe(false);
+	});
+});

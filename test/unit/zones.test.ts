@@ -1,0 +1,192 @@
+import { anchorPoint, areaFraction, insidePolygon, relativeBox, toPixels } from '../../nodes/ImageInference/helpers/geometry';
+import type { Point } from '../../nodes/ImageInference/helpers/geometry';
+import type { PlaceOptions } from '../../nodes/ImageInference/helpers/zones';
+import { countsByZone, keepsPlace, parsePoints, placeDetections, placeZones } from '../../nodes/ImageInference/helpers/zones';
+
+const square: Point[] = [
+	[0, 0],
+	[10, 0],
+	[10, 10],
+	[0, 10],
+];
+/** An L: the square 0–10 with its top-right quarter (x 5–10, y 0–5) cut away. */
+const ell: Point[] = [
+	[0, 0],
+	[5, 0],
+	[5, 5],
+	[10, 5],
+	[10, 10],
+	[0, 10],
+];
+
+describe('point in polygon', () => {
+	it('finds points inside and outside a square', () => {
+		expect(insidePolygon([5, 5], square)).toBe(true);
+		expect(insidePolygon([11, 5], square)).toBe(false);
+		expect(insidePolygon([5, -0.1], square)).toBe(false);
+	});
+
+	it('counts a point on an edge or a corner as inside, whichever way the polygon is walked', () => {
+		for (const polygon of [square, [...square].reverse()]) {
+			expect(insidePolygon([10, 5], polygon)).toBe(true);
+			expect(insidePolygon([5, 0], polygon)).toBe(true);
+			expect(insidePolygon([0, 10], polygon)).toBe(true);
+			expect(insidePolygon([10, 10], polygon)).toBe(true);
+		}
+	});
+
+	it('knows the notch of a concave polygon is outside', () => {
+		expect(insidePolygon([7.5, 2.5], ell)).toBe(false);
+		expect(insidePolygon([2.5, 2.5], ell)).toBe(true);
+		expect(insidePolygon([7.5, 7.5], ell)).toBe(true);
+		// on the notch's inner edges
+		expect(insidePolygon([5, 2], ell)).toBe(true);
+		expect(insidePolygon([8, 5], ell)).toBe(true);
+		// level with the notch's corner, ray through a vertex
+		expect(insidePolygon([2, 5], ell)).toBe(true);
+		expect(insidePolygon([11, 5], ell)).toBe(false);
+	});
+
+	it('keeps a border point inside after relative points are scaled to pixels', () => {
+		const zone = toPixels(
+			[
+				[0.1, 0.1],
+				[0.7, 0.1],
+				[0.7, 0.9],
+			],
+			{ width: 676, height: 380 },
+		);
+		// 0.1 × 676 is 67.60000000000001 in floating point
+		expect(insidePolygon([67.6, 38], zone)).toBe(true);
+		expect(insidePolygon([473.2, 200], zone)).toBe(true);
+		expect(insidePolygon([67, 38], zone)).toBe(false);
+	});
+
+	it('handles a triangle and a star-like polygon whose edges cross the ray several times', () => {
+		const triangle: Point[] = [
+			[0, 0],
+			[100, 0],
+			[50, 80],
+		];
+		expect(insidePolygon([50, 40], triangle)).toBe(true);
+		expect(insidePolygon([10, 40], triangle)).toBe(false);
+		// either side of the slanted edge from (0, 0) to (50, 80), which crosses y 40 at x 25
+		expect(insidePolygon([26, 40], triangle)).toBe(true);
+		expect(insidePolygon([24, 40], triangle)).toBe(false);
+		// a "W" whose three teeth point down: between the teeth is outside
+		const teeth: Point[] = [
+			[0, 0],
+			[30, 0],
+			[30, 20],
+			[20, 20],
+			[20, 10],
+			[10, 10],
+			[10, 20],
+			[0, 20],
+		];
+		expect(insidePolygon([15, 15], teeth)).toBe(false);
+		expect(insidePolygon([5, 15], teeth)).toBe(true);
+		expect(insidePolygon([25, 15], teeth)).toBe(true);
+		expect(insidePolygon([15, 5], teeth)).toBe(true);
+	});
+});
+
+describe('boxes', () => {
+	const box = { x: 290, y: 196, width: 28, height: 22 };
+
+	it('anchors at the centre or at the bottom centre', () => {
+		expect(anchorPoint(box, 'center')).toEqual([304, 207]);
+		expect(anchorPoint(box, 'bottomCenter')).toEqual([304, 218]);
+	});
+
+	it('gives the box in fractions of the image, four decimals', () => {
+		expect(relativeBox(box, { width: 676, height: 380 })).toEqual({ x: 0.429, y: 0.5158, width: 0.0414, height: 0.0579 });
+		expect(relativeBox({ x: 0, y: 0, width: 200, height: 100 }, { width: 200, height: 100 })).toEqual({ x: 0, y: 0, width: 1, height: 1 });
+	});
+
+	it('measures the area as a fraction of the image', () => {
+		expect(areaFraction({ x: 5, y: 5, width: 10, height: 20 }, { width: 100, height: 100 })).toBe(0.02);
+	});
+});
+
+describe('zone points', () => {
+	it('reads text with spaces, semicolons and spaces after commas', () => {
+		expect(parsePoints('0.1,0.6 0.5,0.6 0.5,1 0.1,1', 'relative')).toEqual([
+			[0.1, 0.6],
+			[0.5, 0.6],
+			[0.5, 1],
+			[0.1, 1],
+		]);
+		expect(parsePoints(' 0.1, 0.6; 0.5 ,0.6;0.5,1 ', 'relative')).toEqual([
+			[0.1, 0.6],
+			[0.5, 0.6],
+			[0.5, 1],
+		]);
+	});
+
+	it('reads lists from an expression: pairs, {x, y} and "x,y" texts', () => {
+		const expected = [
+			[10, 20],
+			[30, 20],
+			[30, 40],
+		];
+		expect(parsePoints(expected, 'pixels')).toEqual(expected);
+		expect(parsePoints([{ x: 10, y: 20 }, { x: 30, y: 20 }, { x: 30, y: 40 }], 'pixels')).toEqual(expected);
+		expect(parsePoints(['10,20', '30,20', '30,40'], 'pixels')).toEqual(expected);
+	});
+
+	it('says what is wrong', () => {
+		expect(parsePoints('0.1,0.6 0.5,0.6', 'relative')).toBe('only 2 points; a zone needs at least 3');
+		expect(parsePoints('', 'relative')).toBe('no points; a zone needs at least 3');
+		expect(parsePoints('0.1,0.6 0.5 0.5,1', 'relative')).toBe('point 2 "0.5" is not two numbers (x,y)');
+		expect(parsePoints('0.1,0.6 a,b 0.5,1', 'relative')).toBe('point 2 "a,b" is not two numbers (x,y)');
+		expect(parsePoints('0.1,0.6 0.5,1.2 0.5,1', 'relative')).toMatch(/^point 2 \(0.5,1.2\) is outside 0–1/);
+		expect(parsePoints('10,20 -1,5 30,40', 'pixels')).toMatch(/^point 2 \(-1,5\) is negative/);
+		expect(parsePoints('100,60 300,60 300,200', 'pixels')).toHaveLength(3);
+	});
+});
+
+describe('placing detections', () => {
+	const size = { width: 200, height: 100 };
+	const options = (extra: Partial<PlaceOptions> = {}): PlaceOptions => ({
+		zones: [
+			{ name: 'left', points: [[0, 0], [0.5, 0], [0.5, 1], [0, 1]] },
+			{ name: 'bottom', points: [[0, 0.5], [1, 0.5], [1, 1], [0, 1]] },
+		],
+		units: 'relative',
+		anchor: 'center',
+		onlyInZones: false,
+		...extra,
+	});
+	// centre (20, 20): left only; bottom edge at y 30: still above "bottom"
+	const topLeft = { label: 'car', confidence: 0.9, x: 10, y: 10, width: 20, height: 20 };
+	// centre (150, 45): no zone; bottom centre (150, 60): bottom
+	const standing = { label: 'person', confidence: 0.8, x: 140, y: 30, width: 20, height: 30 };
+	// centre (50, 75): both
+	const both = { label: 'car', confidence: 0.7, x: 40, y: 70, width: 20, height: 10 };
+
+	it('gives each detection its zones by its anchor, and counts per zone', () => {
+		const centred = placeZones(options(), size);
+		const placed = placeDetections(centred, [topLeft, standing, both]);
+		expect(placed.map((detection) => detection.zones)).toEqual([['left'], [], ['left', 'bottom']]);
+		expect(countsByZone(centred, placed)).toEqual({ left: { car: 2 }, bottom: { car: 1 } });
+
+		const grounded = placeZones(options({ anchor: 'bottomCenter' }), size);
+		expect(placeDetections(grounded, [topLeft, standing]).map((detection) => detection.zones)).toEqual([['left'], ['bottom']]);
+	});
+
+	it('gives relative boxes, and null ones when the size is unknown', () => {
+		expect(placeDetections(placeZones(options(), size), [both])[0].relativeBox).toEqual({ x: 0.2, y: 0.7, width: 0.1, height: 0.1 });
+		const pixelZones = placeZones({ ...options(), units: 'pixels', zones: [{ name: 'all', points: [[0, 0], [300, 0], [0, 300]] }] }, undefined);
+		expect(placeDetections(pixelZones, [both])[0]).toEqual({ ...both, relativeBox: null, zones: ['all'] });
+	});
+
+	it('keeps objects by zone and by size', () => {
+		const keep = (extra: Partial<PlaceOptions>) => [topLeft, standing, both].filter((detection) => keepsPlace(placeZones(options(extra), size), detection));
+		expect(keep({ onlyInZones: true })).toEqual([topLeft, both]);
+		// areas: 400, 600, 200 of 20,000 pixels
+		expect(keep({ minSize: 0.02 })).toEqual([topLeft, standing]);
+		expect(keep({ maxSize: 0.02 })).toEqual([topLeft, both]);
+		expect(keep({ minSize: 0.015, maxSize: 0.025, onlyInZones: true })).toEqual([topLeft]);
+	});
+});

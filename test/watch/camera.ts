@@ -1,0 +1,42 @@
+/**
+ * A stand-in for an IP camera's snapshot URL on 127.0.0.1: each GET of /snapshot.jpg answers the
+ * next frame of a script (test/watch/frames.ts), then the script's last frame again and again.
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { FrameName } from './frames';
+import { frame } from './frames';
+
+export interface Camera {
+	snapshotUrl: string;
+	/** The frames served so far, in order. */
+	served: FrameName[];
+	close(): Promise<void>;
+}
+
+export async function startCamera(script: FrameName[]): Promise<Camera> {
+	const frames = new Map(script.map((name) => [name, frame(name)]));
+	const served: FrameName[] = [];
+	const server = http.createServer((request, response) => {
+		if (request.method !== 'GET' || request.url !== '/snapshot.jpg') {
+			response.writeHead(404).end();
+			return;
+		}
+		const name = script[Math.min(served.length, script.length - 1)];
+		served.push(name);
+		const bytes = frames.get(name)!;
+		response.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': bytes.length }).end(bytes);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		snapshotUrl: `http://127.0.0.1:${port}/snapshot.jpg`,
+		served,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}

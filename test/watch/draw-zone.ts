@@ -1,0 +1,81 @@
+/**
+ * Draws docs/watching-zone.jpg: the watch example's driveway zone over the annotated pictures the
+ * reference server returns for two camera frames (test/watch/frames.ts): the car in the driveway
+ * (counted) above, the car further along the road (boxed by the service, not counted) below. Each
+ * box's bottom-centre anchor is marked: white when it lies in the zone, black when not.
+ *
+ *   npx ts-node --transpile-only test/watch/draw-zone.ts
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { Point } from '../../nodes/ImageInference/helpers/geometry';
+import { anchorPoint, insidePolygon, toPixels } from '../../nodes/ImageInference/helpers/geometry';
+import { parsePoints } from '../../nodes/ImageInference/helpers/zones';
+import { startReferenceServer } from '../reference-server';
+import type { Rgb } from '../reference-server/draw';
+import { drawLabel, fillRect } from '../reference-server/draw';
+import type { RgbaImage } from '../reference-server/image-codec';
+import { decodeImage, encodeImage } from '../reference-server/image-codec';
+import type { FrameName } from './frames';
+import { DRIVEWAY, frame } from './frames';
+
+const ZONE_COLOUR: Rgb = [255, 221, 0];
+
+async function main(): Promise<void> {
+	const server = await startReferenceServer({});
+	try {
+		const panels = (['carInZone', 'carOutsideZone'] as FrameName[]).map((name) => {
+			const answer = server.predict('detect', frame(name), {});
+			const picture = decodeImage(Buffer.from(answer.image!, 'base64'));
+			const zone = toPixels(parsePoints(DRIVEWAY, 'relative') as Point[], picture);
+			shade(picture, zone, ZONE_COLOUR, 0.25);
+			outline(picture, zone, ZONE_COLOUR, 2);
+			drawLabel(picture, 'driveway', Math.round(zone[3][0]), Math.round(zone[3][1]) + 4, 2, ZONE_COLOUR, [0, 0, 0]);
+			for (const detection of answer.detections) {
+				const anchor = anchorPoint(detection, 'bottomCenter');
+				const inside = insidePolygon(anchor, zone);
+				fillRect(picture, Math.round(anchor[0]) - 3, Math.round(anchor[1]) - 3, 7, 7, [0, 0, 0]);
+				fillRect(picture, Math.round(anchor[0]) - 2, Math.round(anchor[1]) - 2, 5, 5, inside ? [255, 255, 255] : [0, 0, 0]);
+			}
+			const caption = name === 'carInZone' ? 'in the driveway: counted' : 'outside the zone: drawn but not counted';
+			drawLabel(picture, caption, 8, picture.height - 30, 2, [0, 0, 0], [255, 255, 255]);
+			return picture;
+		});
+		const [top, bottom] = panels;
+		const both: RgbaImage = { width: top.width, height: top.height + bottom.height + 4, data: Buffer.alloc(top.width * (top.height + bottom.height + 4) * 4, 255) };
+		top.data.copy(both.data, 0);
+		bottom.data.copy(both.data, top.width * (top.height + 4) * 4);
+		const file = join(__dirname, '..', '..', 'docs', 'watching-zone.jpg');
+		writeFileSync(file, encodeImage(both, 'jpeg'));
+		process.stdout.write(`${file}\n`);
+	} finally {
+		await server.close();
+	}
+}
+
+/** Blends the colour into every pixel inside the polygon. */
+function shade(image: RgbaImage, polygon: Point[], colour: Rgb, share: number): void {
+	for (let y = 0; y < image.height; y++) {
+		for (let x = 0; x < image.width; x++) {
+			if (!insidePolygon([x + 0.5, y + 0.5], polygon)) continue;
+			const offset = (y * image.width + x) * 4;
+			for (let channel = 0; channel < 3; channel++) image.data[offset + channel] = Math.round(image.data[offset + channel] * (1 - share) + colour[channel] * share);
+		}
+	}
+}
+
+/** The polygon's edges, `thickness` pixels wide. */
+function outline(image: RgbaImage, polygon: Point[], colour: Rgb, thickness: number): void {
+	polygon.forEach(([x1, y1], index) => {
+		const [x2, y2] = polygon[(index + 1) % polygon.length];
+		const steps = Math.ceil(Math.max(Math.abs(x2 - x1), Math.abs(y2 - y1)));
+		for (let step = 0; step <= steps; step++) {
+			const x = x1 + ((x2 - x1) * step) / steps;
+			const y = y1 + ((y2 - y1) * step) / steps;
+			fillRect(image, Math.round(x - thickness / 2), Math.round(y - thickness / 2), thickness, thickness, colour);
+		}
+	});
+}
+
+void main();
