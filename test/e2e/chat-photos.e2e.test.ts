@@ -78,7 +78,7 @@ describe.each(e2eVersions())('A chat photo reaches the Image Inference tool in r
 			nodes: example.nodes.map((n) => {
 				if (n.type === TOOL_NODE_TYPE) {
 					const modelId = n.parameters.operation === 'detect' ? server.models.detect : server.models.classify;
-					return { ...n, parameters: { ...n.parameters, modelId }, credentials: { imageInferenceApi: { id: 'chatImgInfCred1', name: 'Image Inference account' } } };
+					return { ...n, parameters: { ...n.parameters, modelId: { __rl: true, mode: 'id', value: modelId } }, credentials: { imageInferenceApi: { id: 'chatImgInfCred1', name: 'Image Inference account' } } };
 				}
 				if (n.name === 'OpenAI Chat Model') {
 					return {
