@@ -110,7 +110,8 @@ export const imageSourceFields: INodeProperties[] = [
 				"Use 'binary' when a previous node put the image in a binary field (Form Trigger upload, HTTP Request file, Google Drive, Telegram); " +
 				"'allImages' for items with several files such as e-mails or multi-file form fields (one result per image, other files skipped); " +
 				"'url' only for a publicly reachable address, which the service downloads itself (Output Images original or both is then not possible); " +
-				"'base64' only when the image is base64 text in the item's JSON.",
+				"'base64' only when the image is base64 text in the item's JSON; " +
+				"'binaryExpression' when the file sits on another node's item (for example a Chat Trigger's upload read by an AI Agent's tool), its field then set to that node's binary file object.",
 		},
 	},
 	{
