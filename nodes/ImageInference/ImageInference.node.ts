@@ -5,6 +5,7 @@ import * as classify from './actions/classify.operation';
 import { imageSourceFields, modelIdFields } from './actions/common.description';
 import * as detect from './actions/detect.operation';
 import { router } from './actions/router';
+import { withImagesFromElsewhere } from './helpers/agentInputBinary';
 import { runAsTool, runsAsTool, toolDescriptionProperty } from './helpers/toolOutput';
 
 export class ImageInference implements INodeType {
@@ -76,7 +77,8 @@ export class ImageInference implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		if (runsAsTool(this)) return await runAsTool(this, async () => await router.call(this));
-		return await router.call(this);
+		const context = withImagesFromElsewhere(this);
+		if (runsAsTool(this)) return await runAsTool(this, async () => await router.call(context));
+		return await router.call(context);
 	}
 }

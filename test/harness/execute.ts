@@ -64,8 +64,33 @@ export interface RunOptions {
 	 * chunks) or `database` (queue mode's default; any stream is the whole file read first).
 	 */
 	binaryMode?: 'filesystem' | 'database';
+	/** Run as one tool call of an AI Agent whose input came from another node (with asTool; `items` unused). */
+	agentInput?: AgentInput;
 	/** The workflow's static data as `getWorkflowStaticData('node')` returns it; pass the same object to runs that follow each other. */
 	staticData?: IDataObject;
+}
+
+/**
+ * An AI Agent's tool call as n8n builds it (n8n-core's `prepareRequestedNodesForExecution`,
+ * packages/core/src/execution-engine/requests-response.ts, read compiled in
+ * n8n-core/dist/execution-engine/requests-response.js of 1.123.81 and 2.41.1): the tool's one
+ * item is `{ json: { ...agentInputItem.json, ...arguments, toolCallId }, pairedItem: { item:
+ * <run index>, input: <output>, sourceOverwrite: { previousNode, previousNodeOutput,
+ * previousNodeRun } } }`, without the agent's item's binary. `node`'s run `runIndex` output 0 is
+ * `items`, readable through the workflow data proxy's `$items` as in n8n-workflow's
+ * WorkflowDataProxy (workflow-data-proxy.js, `getNodeExecutionData`).
+ */
+export interface AgentInput {
+	node: string;
+	items: InputItem[];
+	/** The agent's item the call is made for. */
+	itemIndex: number;
+	arguments?: IDataObject;
+	runIndex?: number;
+	/** Keep that node's files in memory, base64 in `data` without an id: n8n 1.x's default mode. */
+	inMemory?: boolean;
+	/** Files on the tool's own item (n8n puts none there; a test of what comes first). */
+	toolItemFiles?: Record<string, InputFile>;
 }
 
 export interface SentRequest {
@@ -139,7 +164,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		parameters: {},
 		...(options.onError ? { onError: options.onError } : {}),
 	};
-	const inputItems: INodeExecutionData[] = options.items.map((item) => ({
+	const agent = options.agentInput && agentRunData(options.agentInput, store);
+	const inputItems: INodeExecutionData[] = agent ? [agent.toolItem] : options.items.map((item) => ({
 		json: item.json ?? {},
 		...(item.binary
 			? {
@@ -161,6 +187,15 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const context = {
 		getInputData: () => inputItems,
 		getNode: () => node,
+		getWorkflowDataProxy: () => ({
+			$items(nodeName: string, outputIndex = 0, runIndex = -1) {
+				const runs = agent?.runData[nodeName];
+				if (!runs) throw new Error(`Node '${nodeName}' hasn't been executed`);
+				const run = runIndex === -1 ? runs.length - 1 : runIndex;
+				if (run >= runs.length) throw new Error(`Run ${run} of node "${nodeName}" not found`);
+				return runs[run][outputIndex];
+			},
+		}),
 		// as n8n: either Continue setting of On Error is Continue On Fail
 		continueOnFail: () => options.continueOnFail ?? (options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput'),
 		getExecutionCancelSignal: () => options.signal,
@@ -202,6 +237,12 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 					})(),
 				);
 			},
+			async binaryToBuffer(body: Buffer | Readable) {
+				if (Buffer.isBuffer(body)) return body;
+				const chunks: Buffer[] = [];
+				for await (const chunk of body) chunks.push(chunk as Buffer);
+				return Buffer.concat(chunks);
+			},
 			async getBinaryMetadata(binaryDataId: string) {
 				const bytes = store.get({ id: binaryDataId } as IBinaryData);
 				return { fileSize: bytes.length };
@@ -226,6 +267,36 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	// calling it under Continue (using error output) gets nothing from n8n: test/e2e/error-output.e2e.test.ts)
 	const [items, errorItems = []] = options.asTool ? output : routeAsN8nDoes(output, inputItems, node);
 	return { items, errorItems, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events, hints };
+}
+
+function agentRunData(agent: AgentInput, store: BinaryStore) {
+	const runIndex = agent.runIndex ?? 0;
+	const items: INodeExecutionData[] = agent.items.map((item) => ({
+		json: item.json ?? {},
+		...(item.binary
+			? {
+					binary: Object.fromEntries(
+						Object.entries(item.binary).map(([field, file]) => [
+							field,
+							agent.inMemory
+								? { data: file.bytes.toString('base64'), mimeType: file.mimeType ?? 'application/octet-stream', fileName: file.fileName, fileSize: `${file.bytes.length} B` }
+								: store.put(file.bytes, file),
+						]),
+					),
+				}
+			: {}),
+	}));
+	const runData: Record<string, INodeExecutionData[][][]> = {
+		[agent.node]: Array.from({ length: runIndex + 1 }, (_, run) => [run === runIndex ? items : []]),
+	};
+	const toolItem: INodeExecutionData = {
+		json: { ...(items[agent.itemIndex]?.json ?? {}), ...(agent.arguments ?? {}), toolCallId: `call_${agent.itemIndex}` },
+		...(agent.toolItemFiles
+			? { binary: Object.fromEntries(Object.entries(agent.toolItemFiles).map(([field, file]) => [field, store.put(file.bytes, file)])) }
+			: {}),
+		pairedItem: { item: runIndex, input: 0, sourceOverwrite: { previousNode: agent.node, previousNodeOutput: 0, previousNodeRun: runIndex } },
+	};
+	return { runData, toolItem };
 }
 
 /**

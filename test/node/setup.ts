@@ -5,7 +5,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { DefaultModels, ReferenceServer } from '../reference-server';
 import { startReferenceServer } from '../reference-server';
-import type { HarnessCredentials, InputItem, ParameterValue, RunResult } from '../harness/execute';
+import type { AgentInput, HarnessCredentials, InputItem, ParameterValue, RunResult } from '../harness/execute';
 import { runNode } from '../harness/execute';
 
 export { pngOf } from '../harness/images';
@@ -53,7 +53,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 	const run = async (
 		parameters: Record<string, ParameterValue>,
 		items: InputItem[],
-		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database'; staticData?: IDataObject } = {},
+		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database'; agentInput?: AgentInput; staticData?: IDataObject } = {},
 	): Promise<RunResult> =>
 		await runNode({
 			parameters,
@@ -65,6 +65,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 			onError: extra.onError,
 			sizeInMetadataOnly: extra.sizeInMetadataOnly,
 			binaryMode: extra.binaryMode,
+			agentInput: extra.agentInput,
 			staticData: extra.staticData,
 		});
 	return { server, credentials, run };

@@ -77,25 +77,31 @@ export const imageSourceFields: INodeProperties[] = [
 		noDataExpression: true,
 		options: [
 			{
-				name: 'Binary File',
-				value: 'binary',
-				description: 'An image file from a previous node (upload, Google Drive, Read Files…), or several named fields',
-			},
-			{
 				name: 'All Images on the Item',
 				value: 'allImages',
 				description:
 					'Every binary field whose file is an image (e-mail attachments, a form’s multi-file field…), one result per image; other files are listed as skipped',
 			},
 			{
-				name: 'URL',
-				value: 'url',
-				description: 'A publicly reachable image address; the service downloads it',
-			},
-			{
 				name: 'Base64',
 				value: 'base64',
 				description: 'The image as a base64 text (a data: prefix is allowed)',
+			},
+			{
+				name: 'Binary File',
+				value: 'binary',
+				description: 'An image file from a previous node (upload, Google Drive, Read Files…), or several named fields',
+			},
+			{
+				name: 'Binary From Expression',
+				value: 'binaryExpression',
+				description:
+					'A file object given by an expression, e.g. another node’s file: {{ $(\'When chat message received\').item.binary.data0 }}',
+			},
+			{
+				name: 'URL',
+				value: 'url',
+				description: 'A publicly reachable image address; the service downloads it',
 			},
 		],
 		default: 'binary',
@@ -104,7 +110,8 @@ export const imageSourceFields: INodeProperties[] = [
 				"Use 'binary' when a previous node put the image in a binary field (Form Trigger upload, HTTP Request file, Google Drive, Telegram); " +
 				"'allImages' for items with several files such as e-mails or multi-file form fields (one result per image, other files skipped); " +
 				"'url' only for a publicly reachable address, which the service downloads itself (Output Images original or both is then not possible); " +
-				"'base64' only when the image is base64 text in the item's JSON.",
+				"'base64' only when the image is base64 text in the item's JSON; " +
+				"'binaryExpression' when the file sits on another node's item (for example a Chat Trigger's upload read by an AI Agent's tool), its field then set to that node's binary file object.",
 		},
 	},
 	{
@@ -116,6 +123,16 @@ export const imageSourceFields: INodeProperties[] = [
 		placeholder: 'e.g. data',
 		hint: 'The name of the input binary field containing the image. Several fields: separate them with commas (one result per image).',
 		displayOptions: { show: { imageSource: ['binary'] } },
+	},
+	{
+		displayName: 'Binary File Reference',
+		name: 'imageBinary',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: "e.g. {{ $('When chat message received').item.binary.data0 }}",
+		hint: 'An expression giving a file object (not its field name), for example from a node before an AI Agent',
+		displayOptions: { show: { imageSource: ['binaryExpression'] } },
 	},
 	{
 		displayName: 'Image URL',

@@ -1,0 +1,219 @@
+/**
+ * A person sends a photo to n8n's chat and asks what is in it: examples/chat-with-your-photos.json
+ * (public Chat Trigger with file uploads → AI Agent with Detect objects and Classify photo as
+ * tools) in real n8n, published, driven over HTTP as n8n's chat widget does (@n8n/chat: a
+ * multipart POST to /webhook/<id>/chat with action, sessionId, chatInput and each file as
+ * `files`). The chat model is the scripted OpenAI-compatible endpoint (./lib/scripted-openai): it
+ * calls Detect objects, then answers from what the tool returned. The tool reads the photo from
+ * the chat message the agent answers (n8n passes tools no binary): assertions read what reached
+ * the reference server, what n8n sent to the model, the chat's answer and n8n's log.
+ */
+import * as fs from 'fs';
+
+import { startReferenceServer, type ReferenceServer } from '../reference-server';
+import {
+	TOOL_NODE_TYPE,
+	createN8nHome,
+	e2eVersions,
+	fixture,
+	imageInferenceCredential,
+	loadExample,
+	startScriptedOpenAi,
+	toolMessages,
+	type ChatRequest,
+	code,
+	manualTrigger,
+	nodeItems,
+	readFile,
+	workflow,
+	type N8nHome,
+	type N8nServer,
+	type ScriptedOpenAi,
+	type WorkflowJson,
+} from './lib';
+
+const CAR = fs.readFileSync(fixture('car.jpg'));
+const DOG = fs.readFileSync(fixture('dog.jpg'));
+const BASE64_RUN = /[A-Za-z0-9+/]{120,}/;
+const TRIGGER = 'When chat message received';
+
+type Result = { totalDetections?: number; countsByLabel?: Record<string, number>; error?: string; description?: string };
+
+/** The scripted model: ask Detect objects, then say what it found in each photo (or why it could not). */
+function detectThenAnswer(request: ChatRequest) {
+	const [message] = toolMessages(request);
+	if (!message) return { toolCalls: [{ name: 'Detect_objects', arguments: {} }] };
+	const parsed = JSON.parse(message.content) as Result | Result[];
+	const results = Array.isArray(parsed) ? parsed : [parsed];
+	if (results[0].error) return { content: `I could not look at a photo: ${results[0].error}` };
+	const lines = results.map(
+		(result, index) =>
+			`Photo ${index + 1}: ${Object.entries(result.countsByLabel ?? {})
+				.map(([label, count]) => `${count} ${label}`)
+				.join(', ')}.`,
+	);
+	return { content: lines.join(' ') };
+}
+
+describe.each(e2eVersions())('A chat photo reaches the Image Inference tool in real n8n %s', (version) => {
+	let server: ReferenceServer;
+	let model: ScriptedOpenAi;
+	let home: N8nHome;
+	let n8n: N8nServer;
+	let chatUrl: string;
+	/** Two photos as two items into one AI Agent run: Read Files (car.jpg, dog.jpg) → Code → AI Agent with the same tools. */
+	let twoItemsId: string;
+
+	beforeAll(async () => {
+		server = await startReferenceServer({});
+		model = await startScriptedOpenAi({ script: detectThenAnswer });
+		home = await createN8nHome({ version });
+		await home.importCredentials([
+			imageInferenceCredential('chatImgInfCred1', { baseUrl: server.url, apiKey: server.apiKey }, 'Image Inference account'),
+			{ id: 'chatOpenAiCred1', name: 'Scripted OpenAI-compatible endpoint', type: 'openAiApi', data: { apiKey: model.apiKey, url: model.baseUrl, header: false } },
+		]);
+		const example = loadExample('chat-with-your-photos.json');
+		const wf: WorkflowJson = {
+			...example,
+			nodes: example.nodes.map((n) => {
+				if (n.type === TOOL_NODE_TYPE) {
+					const modelId = n.parameters.operation === 'detect' ? server.models.detect : server.models.classify;
+					return { ...n, parameters: { ...n.parameters, modelId: { __rl: true, mode: 'id', value: modelId } }, credentials: { imageInferenceApi: { id: 'chatImgInfCred1', name: 'Image Inference account' } } };
+				}
+				if (n.name === 'OpenAI Chat Model') {
+					return {
+						...n,
+						parameters: { ...n.parameters, model: { __rl: true, mode: 'id', value: 'scripted-model' } },
+						credentials: { openAiApi: { id: 'chatOpenAiCred1', name: 'Scripted OpenAI-compatible endpoint' } },
+					};
+				}
+				return n;
+			}),
+		};
+		const [id] = await home.importWorkflows(wf);
+		const agent = wf.nodes.find((n) => n.name === 'AI Agent')!;
+		const twoItems = workflow(
+			'Two photos, two items, one agent run',
+			[
+				manualTrigger(),
+				readFile('Read photos', `${fixture('')}/{car,dog}.jpg`),
+				code('Name each photo', 'return { json: { photo: $input.item.binary.data.fileName }, binary: $input.item.binary };', 'runOnceForEachItem'),
+				{ ...agent, id: undefined, parameters: { ...agent.parameters, text: '=What is in {{ $json.photo }}?' } },
+				...wf.nodes.filter((n) => n.type === TOOL_NODE_TYPE || n.name === 'OpenAI Chat Model').map((n) => ({ ...n, id: undefined })),
+			],
+			[
+				['Start', 'Read photos'],
+				['Read photos', 'Name each photo'],
+				['Name each photo', 'AI Agent'],
+			],
+		);
+		twoItems.connections = { ...twoItems.connections, ...Object.fromEntries(Object.entries(wf.connections).filter(([from]) => from !== TRIGGER)) };
+		[twoItemsId] = await home.importWorkflows(twoItems);
+		const published = await home.cli(['publish:workflow', `--id=${id}`], { allowFailure: true });
+		if (published.code !== 0) await home.cli(['update:workflow', `--id=${id}`, '--active=true']);
+		n8n = await home.start();
+		const webhookId = wf.nodes.find((n) => n.name === TRIGGER)!.webhookId!;
+		chatUrl = `${n8n.url}/webhook/${webhookId}/chat`;
+		// n8n registers a published workflow's webhooks shortly after it says the editor is up
+		for (let tries = 0; (await fetch(chatUrl)).status === 404; tries++) {
+			if (tries > 120) throw new Error(`the chat at ${chatUrl} never came up`);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	}, 300_000);
+
+	afterAll(async () => {
+		await home?.dispose();
+		await model?.close();
+		await server?.close();
+	});
+
+	beforeEach(() => {
+		server.requests.splice(0);
+		model.requests.splice(0);
+	});
+
+	/** What n8n's chat widget posts for a message with attachments. */
+	const sendChat = async (chatInput: string, photos: Array<{ name: string; bytes: Buffer }>) => {
+		const form = new FormData();
+		form.append('action', 'sendMessage');
+		form.append('sessionId', `session-${Math.random().toString(36).slice(2)}`);
+		form.append('chatInput', chatInput);
+		for (const photo of photos) form.append('files', new Blob([photo.bytes], { type: 'image/jpeg' }), photo.name);
+		const res = await fetch(chatUrl, { method: 'POST', body: form, signal: AbortSignal.timeout(120_000) });
+		return { status: res.status, text: await res.text() };
+	};
+	const countsOf = (bytes: Buffer) => {
+		const { labelsCount } = server.predict('detect', bytes, {});
+		return Object.fromEntries(labelsCount.map(({ label, total }) => [label, total]));
+	};
+	/** Which photo each request to the service carried, by its exact bytes ("other" for anything else). */
+	const sentPhotos = () =>
+		server.requests.map((request) => {
+			const image = (request.body as { image: string }).image;
+			return image === CAR.toString('base64') ? 'car.jpg' : image === DOG.toString('base64') ? 'dog.jpg' : 'other';
+		});
+	const toolResults = () => model.completions().flatMap((c) => toolMessages(c.body));
+
+	it('a photo and a question: the service gets exactly the uploaded bytes, the model the counts, the chat answers with them', async () => {
+		const answer = await sendChat('What is in this photo?', [{ name: 'car.jpg', bytes: CAR }]);
+		expect(answer.status).toBe(200);
+		expect(sentPhotos()).toEqual(['car.jpg']);
+		const [result] = toolResults();
+		expect(result).toBeDefined();
+		expect(result.content).not.toMatch(BASE64_RUN);
+		const parsed = JSON.parse(result.content) as Result | Result[];
+		const first = Array.isArray(parsed) ? parsed[0] : parsed;
+		const counts = countsOf(CAR);
+		expect(first.countsByLabel).toEqual(counts);
+		expect(Object.keys(counts)).toContain('car');
+		const reply = JSON.parse(answer.text) as { output: string };
+		expect(reply.output).toBe(`Photo 1: ${Object.entries(counts).map(([label, count]) => `${count} ${label}`).join(', ')}.`);
+	});
+
+	it('two photos in one message: both analysed, each once', async () => {
+		const answer = await sendChat('And these two?', [
+			{ name: 'car.jpg', bytes: CAR },
+			{ name: 'dog.jpg', bytes: DOG },
+		]);
+		expect(answer.status).toBe(200);
+		expect(sentPhotos().sort()).toEqual(['car.jpg', 'dog.jpg']);
+		const [result] = toolResults();
+		const parsed = JSON.parse(result.content) as Result[];
+		expect(parsed.map((r) => r.countsByLabel)).toEqual([countsOf(CAR), countsOf(DOG)]);
+		const reply = JSON.parse(answer.text) as { output: string };
+		expect(reply.output).toContain('Photo 2: ');
+		expect(reply.output).toMatch(/dog/);
+	});
+
+	it('a message without a photo: the tool says so readably, the chat answers 200, no request to the service', async () => {
+		const answer = await sendChat('What is in my photo?', []);
+		expect(answer.status).toBe(200);
+		expect(server.requests).toHaveLength(0);
+		const [result] = toolResults();
+		const parsed = JSON.parse(result.content) as Result | Result[];
+		const first = Array.isArray(parsed) ? parsed[0] : parsed;
+		expect(first.error).toBe('No file on the tool’s item or the AI Agent’s input item');
+		expect(first.description).toContain(`"${TRIGGER}" has no file`);
+		expect((JSON.parse(answer.text) as { output: string }).output).toBe(`I could not look at a photo: ${first.error}`);
+	});
+
+	it('two photos as two items into one agent run: each call analyses its own item’s photo, never the other’s', async () => {
+		const res = await home.execute(twoItemsId);
+		if (!res.ok) throw new Error(`the workflow failed in n8n: ${res.error}\n${res.stdout.slice(-3000)}`);
+		const outputs = nodeItems(res.run!, 'AI Agent').map((item) => String(item.json.output));
+		const line = (bytes: Buffer) => `Photo 1: ${Object.entries(countsOf(bytes)).map(([label, count]) => `${count} ${label}`).join(', ')}.`;
+		const photos = nodeItems(res.run!, 'Name each photo').map((item) => String(item.json.photo));
+		expect(photos).toEqual(['car.jpg', 'dog.jpg']);
+		expect(outputs).toEqual([line(CAR), line(DOG)]);
+		// each exactly once; n8n 1.x runs the two calls in either order
+		expect(sentPhotos().sort()).toEqual(['car.jpg', 'dog.jpg']);
+	});
+
+	it('the API key is in no chat answer, model request or n8n log', async () => {
+		const answer = await sendChat('What is in this photo?', [{ name: 'car.jpg', bytes: CAR }]);
+		expect(answer.status).toBe(200);
+		expect(answer.text).not.toContain(server.apiKey);
+		expect(JSON.stringify(model.requests)).not.toContain(server.apiKey);
+		expect(fs.readFileSync(n8n.logFile, 'utf8')).not.toContain(server.apiKey);
+	});
+});

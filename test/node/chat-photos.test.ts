@@ -1,0 +1,153 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { AgentInput, InputItem } from '../harness/execute';
+import { CAR, DOG, detectParameters, failureOf, useServer } from './setup';
+
+/** What a Chat Trigger with file uploads puts on its item (n8n's ChatTrigger node, both versions). */
+const chatMessage = (sessionId: string, chatInput: string, photos: Array<{ bytes: Buffer; fileName: string }>): InputItem => ({
+	json: {
+		sessionId,
+		action: 'sendMessage',
+		chatInput,
+		...(photos.length
+			? { files: photos.map((photo, index) => ({ fileName: photo.fileName, mimeType: 'image/jpeg', fileSize: `${photo.bytes.length} B`, fileExtension: 'jpg', binaryKey: `data${index}` })) }
+			: {}),
+	},
+	binary: Object.fromEntries(photos.map((photo, index) => [`data${index}`, { bytes: photo.bytes, fileName: photo.fileName, mimeType: 'image/jpeg' }])),
+});
+
+const TRIGGER = 'When chat message received';
+const PHOTOS: Record<string, string> = { [CAR.toString('base64')]: 'car.jpg', [DOG.toString('base64')]: 'dog.jpg' };
+/** Which photo each request carried (its bytes exactly, or "other"), in the order sent. */
+const sentImages = (requests: Array<{ body: unknown }>) => requests.map((request) => PHOTOS[(request.body as { image: string }).image] ?? 'other');
+
+describe('As an AI Agent’s tool in a chat: the photo the user sent', () => {
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+	const agentCall = (items: InputItem[], itemIndex: number, extra: Partial<AgentInput> = {}): AgentInput => ({
+		node: TRIGGER,
+		items,
+		itemIndex,
+		arguments: { modelId: server().models.detect },
+		...extra,
+	});
+	const detectData0 = (extra: IDataObject = {}) => detectParameters(server(), { binaryPropertyName: 'data0', ...extra });
+
+	it('Binary File: the file comes from the agent’s input item, the service gets exactly its bytes, the agent the counts', async () => {
+		const message = chatMessage('s1', 'What is in this photo?', [{ bytes: CAR, fileName: 'car.jpg' }]);
+		const { items } = await run(detectData0(), [], { asTool: true, agentInput: agentCall([message], 0) });
+		expect(sentImages(server().requests)).toEqual(['car.jpg']);
+		const expected = server().predict('detect', CAR, {});
+		expect(items).toHaveLength(1);
+		expect(items[0].json.totalDetections).toBe(expected.detections.length);
+		expect(items[0].binary).toBeUndefined();
+	});
+
+	it('several chat messages in one run of the agent: each call reads its own message’s photo, never another’s', async () => {
+		const messages = [
+			chatMessage('s1', 'What is in this photo?', [{ bytes: CAR, fileName: 'car.jpg' }]),
+			chatMessage('s2', 'And this one?', [{ bytes: DOG, fileName: 'dog.jpg' }]),
+		];
+		await run(detectData0(), [], { asTool: true, agentInput: agentCall(messages, 1) });
+		await run(detectData0(), [], { asTool: true, agentInput: agentCall(messages, 0) });
+		expect(sentImages(server().requests)).toEqual(['dog.jpg', 'car.jpg']);
+	});
+
+	it('the agent’s input node ran more than once: the run n8n names is read', async () => {
+		const message = chatMessage('s3', 'Look', [{ bytes: DOG, fileName: 'dog.jpg' }]);
+		await run(detectData0(), [], { asTool: true, agentInput: agentCall([message], 0, { runIndex: 2 }) });
+		expect(sentImages(server().requests)).toEqual(['dog.jpg']);
+	});
+
+	it('files held in memory (n8n 1.x’s default mode) are read too', async () => {
+		const message = chatMessage('s1', 'Look', [{ bytes: DOG, fileName: 'dog.jpg' }]);
+		await run(detectData0(), [], { asTool: true, agentInput: agentCall([message], 0, { inMemory: true }) });
+		expect(sentImages(server().requests)).toEqual(['dog.jpg']);
+	});
+
+	it('All Images on the Item: two uploads in one message, both analysed, each once', async () => {
+		const message = chatMessage('s1', 'Both?', [
+			{ bytes: CAR, fileName: 'car.jpg' },
+			{ bytes: DOG, fileName: 'dog.jpg' },
+		]);
+		const { items } = await run(detectParameters(server(), { imageSource: 'allImages' }), [], { asTool: true, agentInput: agentCall([message], 0) });
+		expect(sentImages(server().requests).sort()).toEqual(['car.jpg', 'dog.jpg']);
+		expect(items).toHaveLength(2);
+	});
+
+	it('the tool’s own item’s file comes first', async () => {
+		const message = chatMessage('s1', 'Look', [{ bytes: CAR, fileName: 'car.jpg' }]);
+		// a file under the same field on the tool's own item (n8n puts none there today)
+		const { items } = await run(detectData0(), [], {
+			asTool: true,
+			agentInput: { ...agentCall([message], 0), toolItemFiles: { data0: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg' } } },
+		});
+		expect(items).toHaveLength(1);
+		expect(sentImages(server().requests)).toEqual(['dog.jpg']);
+	});
+
+	it('a message without a photo: a readable result for the agent saying where it looked and what to do, no request', async () => {
+		const message = chatMessage('s1', 'Hello', []);
+		const { items } = await run(detectData0(), [], { asTool: true, onError: 'continueRegularOutput', agentInput: agentCall([message], 0) });
+		expect(server().requests).toHaveLength(0);
+		expect(items).toHaveLength(1);
+		expect(items[0].json.error).toBe('No binary field "data0" on the tool’s item or the AI Agent’s input item');
+		expect(items[0].json.description).toContain(`the AI Agent’s input item from "${TRIGGER}" has no file`);
+		expect(items[0].json.description).toContain('allow file uploads on the Chat Trigger');
+		expect(items[0].json.description).toContain('"Binary From Expression"');
+	});
+
+	it('a photo under another field name: the error names the fields there are', async () => {
+		const message = chatMessage('s1', 'Look', [{ bytes: CAR, fileName: 'car.jpg' }]);
+		const failure = await failureOf(run(detectData0({ binaryPropertyName: 'photo' }), [], { asTool: true, agentInput: agentCall([message], 0) }));
+		expect(failure.message).toBe('No binary field "photo" on the tool’s item or the AI Agent’s input item');
+		expect(failure.description).toContain('has the binary field(s) "data0"');
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it('two messages with the same data but different photos: refuses to guess', async () => {
+		const same = { sessionId: 's1', action: 'sendMessage', chatInput: 'Look' };
+		const messages = [
+			{ json: same, binary: chatMessage('s1', 'Look', [{ bytes: CAR, fileName: 'car.jpg' }]).binary },
+			{ json: same, binary: chatMessage('s1', 'Look', [{ bytes: DOG, fileName: 'dog.jpg' }]).binary },
+		];
+		const failure = await failureOf(run(detectData0(), [], { asTool: true, agentInput: agentCall(messages, 1) }));
+		expect(failure.description).toContain(`2 items of "${TRIGGER}" hold the same data`);
+		expect(server().requests).toHaveLength(0);
+	});
+});
+
+describe('Image Source "Binary From Expression"', () => {
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+
+	it('reads the file object an expression gives; the item’s own files pass through beside it', async () => {
+		// stands in for {{ $('Some node').item.binary.data }} in n8n 1.x's default mode: the file in memory, base64
+		const referenced = { data: DOG.toString('base64'), mimeType: 'image/jpeg', fileName: 'dog.jpg' };
+		const { items } = await run(detectParameters(server(), { imageSource: 'binaryExpression', imageBinary: referenced }), [
+			{ binary: { image: { bytes: CAR, fileName: 'car.jpg', mimeType: 'image/jpeg' } } },
+		]);
+		expect(sentImages(server().requests)).toEqual(['dog.jpg']);
+		expect(items).toHaveLength(1);
+		expect(items[0].json.totalDetections).toBe(server().predict('detect', DOG, {}).detections.length);
+		expect(Object.keys(items[0].binary ?? {}).sort()).toEqual(['data', 'image', 'image_1']);
+		// the annotated picture beside the item's own file and the referenced one
+	});
+
+	it('an expression that gives a field name, not the file: says what to enter, no request', async () => {
+		const failure = await failureOf(run(detectParameters(server(), { imageSource: 'binaryExpression', imageBinary: 'data0' }), [{}]));
+		expect(failure.message).toBe('Binary File Reference is not a file');
+		expect(failure.description).toContain(`{{ $('When chat message received').item.binary.data0 }}`);
+		expect(failure.description).toContain('the text "data0"');
+		expect(failure.itemIndex).toBe(0);
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it('takes precedence over the agent’s input item: the referenced file is read', async () => {
+		const message = chatMessage('s1', 'Look', [{ bytes: CAR, fileName: 'car.jpg' }]);
+		const referenced = { data: DOG.toString('base64'), mimeType: 'image/jpeg', fileName: 'dog.jpg' };
+		await run(detectParameters(server(), { imageSource: 'binaryExpression', imageBinary: referenced }), [], {
+			asTool: true,
+			agentInput: { node: TRIGGER, items: [message], itemIndex: 0 },
+		});
+		expect(sentImages(server().requests)).toEqual(['dog.jpg']);
+	});
+});
