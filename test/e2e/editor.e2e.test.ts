@@ -50,6 +50,9 @@ const DOCS = path.join(repoRoot, 'docs');
 const CAR = fs.readFileSync(fixture('car.jpg'));
 const DOG = fs.readFileSync(fixture('dog.jpg'));
 
+/** The Model as node version 1.1, the version a user adding the node gets, keeps it: By ID. */
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
 /** Manual trigger → Read car.jpg → Detect objects, and → Read dog.jpg → Classify image (photos in `photos`). */
 function runWorkflow(models: { detect: string; classify: string }, photos: string): WorkflowJson {
 	const at = (n: NodeJson, x: number, y: number): NodeJson => ({ ...n, position: [x, y] });
@@ -57,12 +60,12 @@ function runWorkflow(models: { detect: string; classify: string }, photos: strin
 	const readCar = at(readFile('Read car.jpg', path.join(photos, 'car.jpg')), 240, 80);
 	const readDog = at(readFile('Read dog.jpg', path.join(photos, 'dog.jpg')), 240, 320);
 	const detect = at(
-		{ ...imageInference('Detect objects', { operation: 'detect', modelId: models.detect, imageSource: 'binary', binaryPropertyName: 'data', options: { confidence: 0.5 } }, CREDENTIAL_ID), credentials: CREDENTIAL },
+		{ ...imageInference('Detect objects', { operation: 'detect', modelId: byId(models.detect), imageSource: 'binary', binaryPropertyName: 'data', options: { confidence: 0.5 } }, CREDENTIAL_ID, { typeVersion: 1.1 }), credentials: CREDENTIAL },
 		480,
 		80,
 	);
 	const classify = at(
-		{ ...imageInference('Classify image', { operation: 'classify', modelId: models.classify, imageSource: 'binary', binaryPropertyName: 'data', options: {} }, CREDENTIAL_ID), credentials: CREDENTIAL },
+		{ ...imageInference('Classify image', { operation: 'classify', modelId: byId(models.classify), imageSource: 'binary', binaryPropertyName: 'data', options: {} }, CREDENTIAL_ID, { typeVersion: 1.1 }), credentials: CREDENTIAL },
 		480,
 		320,
 	);
@@ -85,19 +88,26 @@ const ABOUT_THIS_PACKAGE = /image-?inference/i;
 const DETECT_OPTIONS = [
 	'Annotate Image',
 	'Box Stroke Width',
+	'Compare With Previous Look',
 	'Concurrency',
 	'Confidence Threshold',
 	'Ignore These Labels',
+	'Max Object Size',
 	'Max Objects',
+	'Min Object Size',
+	'Only Objects in Zones',
 	'Only These Labels',
 	'Output Images',
 	'Put Annotated Image in Field',
 	'Retries',
 	'Show Confidence on Boxes',
 	'Timeout (Ms)',
+	'Zone Anchor Point',
+	'Zone Coordinates',
+	'Zones',
 ];
 const CLASSIFY_OPTIONS = ['Concurrency', 'Confidence Threshold', 'Retries', 'Timeout (Ms)'];
-const SOURCE_FIELDS = ['binaryPropertyName', 'imageUrl', 'imageBase64'];
+const SOURCE_FIELDS = ['binaryPropertyName', 'imageUrl', 'imageBase64', 'imageBinary'];
 
 describe('Image Inference in the n8n editor (Chromium)', () => {
 	let home: N8nHome;
@@ -218,10 +228,11 @@ describe('Image Inference in the n8n editor (Chromium)', () => {
 		await closeSelect();
 
 		const sources = await openSelect(panel().locator('[data-test-id="parameter-input-imageSource"] input'));
-		expect(sources).toEqual(['Binary File', 'All Images on the Item', 'URL', 'Base64']);
+		expect(sources).toEqual(['All Images on the Item', 'Base64', 'Binary File', 'Binary From Expression', 'URL']);
 		await closeSelect();
 		await expectSourceFields('URL', 'imageUrl');
 		await expectSourceFields('Base64', 'imageBase64');
+		await expectSourceFields('Binary From Expression', 'imageBinary');
 		await expectSourceFields('All Images on the Item', undefined);
 		await expectSourceFields('Binary File', 'binaryPropertyName');
 
