@@ -38,7 +38,7 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 	let photoUrl = '';
 	const ids = { errorOutput: '', regularOutput: '', agentToolErrorOutput: '', agentToolRegularOutput: '' };
 	/** Models the faults target: each answers as the default detect model until a fault says otherwise. */
-	const models = { overloaded: '', unreadable: '' };
+	const models = { overloaded: '', unreadable: '', slow: '' };
 
 	const run = async (key: keyof typeof ids): Promise<ExecuteResult> => {
 		const res = await home.execute(ids[key]);
@@ -50,6 +50,7 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 		server = await startReferenceServer({ defaultModels: 'synthetic' });
 		models.overloaded = server.registerModel('detect');
 		models.unreadable = server.registerModel('detect');
+		models.slow = server.registerModel('detect');
 		home = await createN8nHome({ version });
 		await home.importCredentials([imageInferenceCredential(CREDENTIAL_ID, { baseUrl: server.url, apiKey: server.apiKey, sendAs: 'header' })]);
 
@@ -60,6 +61,10 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 			{ case: '503', modelId: models.overloaded },
 			{ case: 'unreadable answer', modelId: models.unreadable },
 			{ case: 'good 3', modelId: server.models.detect },
+			{ case: '404', modelId: '0f0e0d0c-0b0a-4908-8706-050403020100' },
+			{ case: 'time-out', modelId: models.slow, timeout: 1000 },
+			{ case: 'not an image', modelId: server.models.detect, file: 'text' },
+			{ case: 'missing binary', modelId: server.models.detect, file: 'none' },
 		];
 		const build = (name: string, onError: NodeJson['onError']) =>
 			workflow(
@@ -67,10 +72,15 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 				[
 					manualTrigger(),
 					readFile('Read car', fixture('car.jpg')),
-					code('Items', `const car = $('Read car').first().binary;\nreturn ${JSON.stringify(cases)}.map((json) => ({ json, binary: car }));`),
+					code(
+						'Items',
+						`const car = $('Read car').first().binary;\n` +
+							`const text = { data: { data: Buffer.from('not a photo').toString('base64'), mimeType: 'text/plain', fileName: 'notes.txt' } };\n` +
+							`return ${JSON.stringify(cases)}.map((json) => (json.file === 'none' ? { json } : { json, binary: json.file === 'text' ? text : car }));`,
+					),
 					imageInference(
 						'Detect',
-						{ operation: 'detect', modelId: '={{ $json.modelId }}', imageSource: 'binary', binaryPropertyName: 'data', options: { retries: 1 } },
+						{ operation: 'detect', modelId: '={{ $json.modelId }}', imageSource: 'binary', binaryPropertyName: 'data', options: { retries: 1, timeout: '={{ $json.timeout ?? 60000 }}' } },
 						CREDENTIAL_ID,
 						{ onError },
 					),
@@ -124,15 +134,16 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 		server.clearFaults();
 		server.addFault({ match: { modelId: models.overloaded }, action: { type: 'status', status: 503, body: 'overloaded' } });
 		server.addFault({ match: { modelId: models.unreadable }, action: { type: 'malformed-json' } });
+		server.addFault({ match: { modelId: models.slow }, action: { type: 'delay', ms: 5000 } });
 		server.requests.splice(0);
 	});
 
 	it('failed items reach the error branch alone, with their fields and pairing; good items the success branch, in order', async () => {
 		const { run: r } = await run('errorOutput');
 		const failed = nodeItems(r!, 'Handle failure');
-		expect(failed.map((item) => item.json.case)).toEqual(['bad input', '503', 'unreadable answer']);
+		expect(failed.map((item) => item.json.case)).toEqual(['bad input', '503', 'unreadable answer', '404', 'time-out', 'not an image', 'missing binary']);
 		// n8n puts the failed input item's fields under the node's error fields, and keeps the pairing
-		expect(nodeItems(r!, 'Detect', { output: 1 }).map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 3 }, { item: 4 }]);
+		expect(nodeItems(r!, 'Detect', { output: 1 }).map((item) => item.pairedItem)).toEqual([1, 3, 4, 6, 7, 8, 9].map((item) => ({ item })));
 		expect(failed.map((item) => item.json.error)).toEqual([
 			{
 				message: expect.stringMatching(/Model ID "not-a-model" is not a UUID/),
@@ -158,6 +169,24 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 				details: [],
 				attempts: 1,
 			},
+			{
+				message: 'Model 0f0e0d0c-0b0a-4908-8706-050403020100 was not found (404 Not Found)',
+				description: expect.any(String),
+				status: 404,
+				code: expect.any(String),
+				details: [],
+				attempts: 1,
+			},
+			{
+				message: 'The service did not answer within 1000 ms (gave up after 2 attempts)',
+				description: expect.any(String),
+				status: null,
+				code: 'timeout',
+				details: [],
+				attempts: 2,
+			},
+			expect.objectContaining({ message: expect.stringMatching(/not an image/i), status: null, attempts: 0 }),
+			expect.objectContaining({ message: expect.stringMatching(/No binary field "data"/), status: null, attempts: 0 }),
 		]);
 
 		const found = nodeItems(r!, 'Found');
@@ -167,14 +196,15 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 			expect(item.json).toMatchObject({ fileName: 'car.jpg', totalDetections: expect.any(Number), detections: expect.any(Array) });
 			expect(item.json.error).toBeUndefined();
 		}
-		// the good three, the 503 twice (Retries 1) and the unreadable answer once; the bad id never left
-		expect(server.requests).toHaveLength(6);
+		// the good three, the 503 and the time-out twice (Retries 1), the unreadable answer and the 404
+		// once; the bad id, the text file and the missing binary never left
+		expect(server.requests).toHaveLength(9);
 	});
 
 	it('with Continue (using regular output) every item stays in the one output, in its place, as before', async () => {
 		const { run: r } = await run('regularOutput');
 		const items = nodeItems(r!, 'Found');
-		expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4, 5].map((item) => ({ item })));
+		expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((item) => ({ item })));
 		expect(items[3].json).toEqual({
 			error: 'The service failed (503 Service Unavailable) (gave up after 2 attempts)',
 			description: 'The service said: overloaded',
