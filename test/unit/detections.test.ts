@@ -6,20 +6,20 @@ describe('detection filters', () => {
 	const detections = [box('car', 0.6), box('person', 0.9), box('car', 0.95), box('Dog', 0.5)];
 
 	it('keeps only the named labels, exactly as spelled', () => {
-		expect(filterDetections(detections, { onlyLabels: ['car', 'dog'] })).toEqual([box('car', 0.6), box('car', 0.95)]);
+		expect(filterDetections(detections, { onlyLabels: ['car', 'dog'] }).kept).toEqual([box('car', 0.6), box('car', 0.95)]);
 	});
 
 	it('ignores the named labels', () => {
-		expect(filterDetections(detections, { ignoreLabels: ['car'] })).toEqual([box('person', 0.9), box('Dog', 0.5)]);
+		expect(filterDetections(detections, { ignoreLabels: ['car'] }).kept).toEqual([box('person', 0.9), box('Dog', 0.5)]);
 	});
 
 	it('keeps the most confident first with Max Objects, after the label filters', () => {
-		expect(filterDetections(detections, { maxObjects: 2 })).toEqual([box('car', 0.95), box('person', 0.9)]);
-		expect(filterDetections(detections, { ignoreLabels: ['person'], maxObjects: 2 })).toEqual([box('car', 0.95), box('car', 0.6)]);
+		expect(filterDetections(detections, { maxObjects: 2 }).kept).toEqual([box('car', 0.95), box('person', 0.9)]);
+		expect(filterDetections(detections, { ignoreLabels: ['person'], maxObjects: 2 }).kept).toEqual([box('car', 0.95), box('car', 0.6)]);
 	});
 
 	it('counts what is kept in the service’s label order; nothing kept is a summary too', () => {
-		const counts = countLabels(filterDetections(detections, { ignoreLabels: ['Dog'] }), [
+		const counts = countLabels(filterDetections(detections, { ignoreLabels: ['Dog'] }).kept, [
 			{ label: 'person', total: 1 },
 			{ label: 'car', total: 2 },
 			{ label: 'Dog', total: 1 },

@@ -6,7 +6,7 @@ import { CONFIDENCE_BOUNDS, STROKE_WIDTH_BOUNDS, detectRequestSchema, detectAnsw
 import { readAnnotatedImage } from '../helpers/annotatedImage';
 import { MAX_OBJECTS_BOUNDS } from '../helpers/constants';
 import type { DetectionFilter } from '../helpers/detections';
-import { countLabels, countsByLabel, filterDetectionsCounted, parseLabelList, summarizeCounts } from '../helpers/detections';
+import { countLabels, countsByLabel, filterDetections, parseLabelList, summarizeCounts } from '../helpers/detections';
 import { originalBinary } from '../helpers/imageInput';
 import { imageFacts, passedThroughBinaries } from './outputItem';
 import { runsAsTool } from '../helpers/toolOutput';
@@ -312,7 +312,7 @@ export async function execute(
 function describeDetections(result: DetectResult, filter: DetectionFilter, placed: PlacedZones) {
 	const place = placed.place;
 	const placeFilters = place.onlyInZones || place.minSize !== undefined || place.maxSize !== undefined;
-	const { kept, removed } = filterDetectionsCounted(result.detections, placeFilters ? { ...filter, keep: (detection) => keepsPlace(placed, detection) } : filter);
+	const { kept, removed } = filterDetections(result.detections, placeFilters ? { ...filter, keep: (detection) => keepsPlace(placed, detection) } : filter);
 	const detections = placeDetections(placed, kept);
 	const labelsCount = countLabels(detections, result.labelsCount);
 	return {

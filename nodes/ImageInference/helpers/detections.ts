@@ -11,10 +11,6 @@ export interface DetectionFilter {
 	keep?: (detection: DetectedObject) => boolean;
 }
 
-export function filterDetections(detections: DetectedObject[], filter: DetectionFilter): DetectedObject[] {
-	return filterDetectionsCounted(detections, filter).kept;
-}
-
 /** How many of the service's objects each filter left out (the label filters, then zones and sizes, then Max Objects). */
 export interface RemovedCounts {
 	onlyLabels: number;
@@ -24,7 +20,8 @@ export interface RemovedCounts {
 	maxObjects: number;
 }
 
-export function filterDetectionsCounted(
+/** The objects the filters keep, and how many each filter left out. */
+export function filterDetections(
 	detections: DetectedObject[],
 	filter: DetectionFilter,
 ): { kept: DetectedObject[]; removed: RemovedCounts } {

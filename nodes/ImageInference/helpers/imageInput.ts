@@ -133,6 +133,11 @@ function describeFile(file: SkippedFile): string {
 	return `"${file.field}"${details.length ? ` (${details.join(', ')})` : ''}`;
 }
 
+/** A HEIC or AVIF image refused before any upload: what it is, and how to convert it in n8n. */
+function phoneFormatNotSent(node: INode, itemIndex: number, subject: string, format: PhoneImageFormat, description: string): NodeOperationError {
+	return new NodeOperationError(node, `${subject} is ${format}, which the node does not send`, { itemIndex, description });
+}
+
 /** What to do with a HEIC or AVIF photo, in n8n. */
 const HOW_TO_CONVERT =
 	'The node does not send HEIC or AVIF: convert the photo to JPEG first with an Edit Image node before this one (Operation: Convert, Format: JPEG), or set the phone to save JPEG (iPhone: Settings > Camera > Formats > Most Compatible).';
@@ -170,9 +175,7 @@ function readBase64Image(this: IExecuteFunctions, itemIndex: number): { data: st
 	if (!bytes) throw fail('Base64 Image is not valid base64');
 	if (!sniffImageType(bytes)) {
 		const format = sniffPhoneImageFormat(bytes);
-		if (format) {
-			throw new NodeOperationError(this.getNode(), `Base64 Image is ${format}, which the node does not send`, { itemIndex, description: HOW_TO_CONVERT });
-		}
+		if (format) throw phoneFormatNotSent(this.getNode(), itemIndex, 'Base64 Image', format, HOW_TO_CONVERT);
 		throw fail(`Base64 Image does not decode to an image (${SUPPORTED_IMAGE_FORMATS})`);
 	}
 	return { data, size: readImageSize(bytes) };
@@ -279,10 +282,8 @@ function emptyFile(node: INode, itemIndex: number, field: string, fileName: stri
 function notAnImage(node: INode, itemIndex: number, field: string, binary: IBinaryData, bytes?: Buffer): NodeOperationError {
 	const format = (bytes && sniffPhoneImageFormat(bytes)) ?? phoneImageFormatOfMimeType(binary.mimeType);
 	if (format) {
-		return new NodeOperationError(node, `The file in binary field "${field}" is ${format}, which the node does not send`, {
-			itemIndex,
-			description: `"${binary.fileName ?? field}"${binary.mimeType ? ` (${binary.mimeType})` : ''} is a ${format} photo. ${HOW_TO_CONVERT}`,
-		});
+		const file = `"${binary.fileName ?? field}"${binary.mimeType ? ` (${binary.mimeType})` : ''}`;
+		return phoneFormatNotSent(node, itemIndex, `The file in binary field "${field}"`, format, `${file} is a ${format} photo. ${HOW_TO_CONVERT}`);
 	}
 	return new NodeOperationError(node, `The file in binary field "${field}" is not an image`, {
 		itemIndex,

@@ -75,14 +75,19 @@ const PHONE_IMAGE_MIME_TYPES: Record<string, PhoneImageFormat> = {
 
 /** HEIC or AVIF from a declared mime type. */
 export function phoneImageFormatOfMimeType(mimeType: string | undefined): PhoneImageFormat | undefined {
-	const type = mimeType?.split(';')[0].trim().toLowerCase();
+	const type = baseMimeType(mimeType);
 	return type ? PHONE_IMAGE_MIME_TYPES[type] : undefined;
 }
 
 /** What a file's declared mime type says: "unknown" when it is missing or says nothing (octet-stream). */
 export function mimeTypeVerdict(mimeType: string | undefined): 'image' | 'not an image' | 'unknown' {
-	const type = mimeType?.split(';')[0].trim().toLowerCase();
+	const type = baseMimeType(mimeType);
 	if (!type || type === 'application/octet-stream' || type === 'binary/octet-stream') return 'unknown';
 	const known = type === 'image/jpg' ? 'image/jpeg' : type;
 	return SIGNATURES.some((signature) => signature.mimeType === known) ? 'image' : 'not an image';
+}
+
+/** A declared mime type without its parameters, lower case ("Image/JPEG; q=1" → "image/jpeg"). */
+function baseMimeType(mimeType: string | undefined): string | undefined {
+	return mimeType?.split(';')[0].trim().toLowerCase();
 }

@@ -104,11 +104,8 @@ function compactDetections(json: IDataObject): IDataObject {
 			height: round(detection.height),
 		}))
 		.sort((a, b) => b.confidence - a.confidence);
-	const counts = Object.entries((json.countsByLabel as Record<string, number> | undefined) ?? countsByLabel(countLabels(all, []))).sort(
-		(a, b) => b[1] - a[1],
-	);
-	const listedCounts: Record<string, number> = {};
-	for (const [label, count] of counts.slice(0, MAX_TOOL_LABELS)) listedCounts[truncate(label, MAX_TOOL_LABEL_LENGTH)] = count;
+	const counts = mostFirst((json.countsByLabel as Record<string, number> | undefined) ?? countsByLabel(countLabels(all, [])));
+	const listedCounts = listedLabelCounts(counts);
 	const otherLabels = counts.slice(MAX_TOOL_LABELS);
 	const zones = compactZoneCounts(json.countsByZone);
 
@@ -137,13 +134,18 @@ function compactZoneCounts(value: unknown): Array<[string, Record<string, number
 	if (!value || typeof value !== 'object') return undefined;
 	return Object.entries(value as Record<string, Record<string, number>>).map(([zone, counts]) => [
 		truncate(zone, MAX_TOOL_LABEL_LENGTH),
-		Object.fromEntries(
-			Object.entries(counts)
-				.sort((a, b) => b[1] - a[1])
-				.slice(0, MAX_TOOL_LABELS)
-				.map(([label, count]) => [truncate(label, MAX_TOOL_LABEL_LENGTH), count]),
-		),
+		listedLabelCounts(mostFirst(counts)),
 	]);
+}
+
+/** Label counts, the largest first. */
+function mostFirst(counts: Record<string, number>): Array<[string, number]> {
+	return Object.entries(counts).sort((a, b) => b[1] - a[1]);
+}
+
+/** The first MAX_TOOL_LABELS of sorted counts by name, names cut. */
+function listedLabelCounts(sorted: Array<[string, number]>): Record<string, number> {
+	return Object.fromEntries(sorted.slice(0, MAX_TOOL_LABELS).map(([label, count]) => [truncate(label, MAX_TOOL_LABEL_LENGTH), count]));
 }
 
 function compactClassification(json: IDataObject): IDataObject {
