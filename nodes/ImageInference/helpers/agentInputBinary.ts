@@ -1,6 +1,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
+import { parseFieldList } from './imageInput';
 import { truncate } from './parameters';
 import { runsAsTool } from './toolOutput';
 
@@ -112,7 +113,7 @@ function withAgentInputFiles(
 	borrowed: Set<string>,
 ): INodeExecutionData {
 	const own = item.binary ?? {};
-	const wanted = source === 'binary' ? fieldList(context.getNodeParameter('binaryPropertyName', itemIndex, 'data')) : [];
+	const wanted = source === 'binary' ? parseFieldList(context.getNodeParameter('binaryPropertyName', itemIndex, 'data')) : [];
 	const missing = source === 'binary' ? wanted.filter((field) => !own[field]) : Object.keys(own).length ? [] : ['*'];
 	if (missing.length === 0) return item;
 
@@ -124,11 +125,6 @@ function withAgentInputFiles(
 
 	for (const field of taken) borrowed.add(`${itemIndex}/${field}`);
 	return { ...item, binary: { ...own, ...Object.fromEntries(taken.map((field) => [field, theirs[field]])) } };
-}
-
-function fieldList(raw: unknown): string[] {
-	const text = Array.isArray(raw) ? raw.join(',') : raw;
-	return typeof text === 'string' ? text.split(',').map((name) => name.trim()).filter(Boolean) : [];
 }
 
 interface AgentInput {

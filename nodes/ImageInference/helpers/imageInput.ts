@@ -74,11 +74,15 @@ export async function readImageInputs(this: IExecuteFunctions, itemIndex: number
 	return { images, passThrough: fields.length === 1 };
 }
 
+/** Input Binary Field's names, from a comma-separated text or (from an expression) a list. */
+export function parseFieldList(raw: unknown): string[] {
+	const text = Array.isArray(raw) ? raw.join(',') : raw;
+	return typeof text === 'string' ? text.split(',').map((name) => name.trim()).filter(Boolean) : [];
+}
+
 /** "data" or "attachment_0, attachment_2": the names in order, each once. */
 function readFieldList(this: IExecuteFunctions, itemIndex: number): string[] {
-	const raw = this.getNodeParameter('binaryPropertyName', itemIndex, 'data');
-	const text = Array.isArray(raw) ? raw.join(',') : raw;
-	const names = typeof text === 'string' ? text.split(',').map((name) => name.trim()).filter(Boolean) : [];
+	const names = parseFieldList(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
 	if (names.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Input Binary Field is empty', {
 			itemIndex,
