@@ -12,6 +12,7 @@
  *   scripted-openai  startScriptedOpenAi() (an OpenAI-compatible chat endpoint answering from a script), toolMessages()
  *   smtp      startSmtpCapture() (a real SMTP server on 127.0.0.1 keeping what it receives), smtpCredential()
  *   messengers  startMessengerCapture() (Telegram sendPhoto and a Discord webhook on 127.0.0.1, recording the multipart requests)
+ *   telegram-bot-api  startTelegramBotApi() (the Bot API calls a Telegram bot workflow makes, activated: webhook, getFile, download, replies)
  */
 export * from './paths';
 export * from './install';
@@ -25,3 +26,4 @@ export * from './examples';
 export * from './scripted-openai';
 export * from './smtp';
 export * from './messengers';
+export * from './telegram-bot-api';
