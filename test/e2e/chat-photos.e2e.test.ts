@@ -133,12 +133,12 @@ describe.each(e2eVersions())('A chat photo reaches the Image Inference tool in r
 	});
 
 	/** What n8n's chat widget posts for a message with attachments. */
-	const sendChat = async (chatInput: string, photos: Array<{ name: string; bytes: Buffer }>) => {
+	const sendChat = async (chatInput: string, photos: Array<{ name: string; bytes: Buffer; type?: string }>) => {
 		const form = new FormData();
 		form.append('action', 'sendMessage');
 		form.append('sessionId', `session-${Math.random().toString(36).slice(2)}`);
 		form.append('chatInput', chatInput);
-		for (const photo of photos) form.append('files', new Blob([photo.bytes], { type: 'image/jpeg' }), photo.name);
+		for (const photo of photos) form.append('files', new Blob([photo.bytes], { type: photo.type ?? 'image/jpeg' }), photo.name);
 		const res = await fetch(chatUrl, { method: 'POST', body: form, signal: AbortSignal.timeout(120_000) });
 		return { status: res.status, text: await res.text() };
 	};
@@ -194,6 +194,19 @@ describe.each(e2eVersions())('A chat photo reaches the Image Inference tool in r
 		const first = Array.isArray(parsed) ? parsed[0] : parsed;
 		expect(first.error).toBe('No file on the tool’s item or the AI Agent’s input item');
 		expect(first.description).toContain(`"${TRIGGER}" has no file`);
+		expect((JSON.parse(answer.text) as { output: string }).output).toBe(`I could not look at a photo: ${first.error}`);
+	});
+
+	it('a PDF attached instead of a photo: the tool says it is not an image, the chat answers 200, nothing is uploaded', async () => {
+		const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+		const answer = await sendChat('What is in this?', [{ name: 'invoice.pdf', bytes: pdf, type: 'application/pdf' }]);
+		expect(answer.status).toBe(200);
+		expect(server.requests).toHaveLength(0);
+		const [result] = toolResults();
+		const parsed = JSON.parse(result.content) as Result | Result[];
+		const first = Array.isArray(parsed) ? parsed[0] : parsed;
+		expect(`${first.error} ${first.description}`).toMatch(/invoice\.pdf/);
+		expect(`${first.error} ${first.description}`).toMatch(/not an image|no image/i);
 		expect((JSON.parse(answer.text) as { output: string }).output).toBe(`I could not look at a photo: ${first.error}`);
 	});
 
