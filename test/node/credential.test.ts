@@ -1,8 +1,8 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
+import { Expression } from 'n8n-workflow';
 import { request } from 'undici';
 
 import { ImageInferenceApi } from '../../credentials/ImageInferenceApi.credentials';
-import { normalizeBaseUrl } from '../../nodes/ImageInference/contract';
 import { useServer } from './setup';
 
 const credential = new ImageInferenceApi();
@@ -33,13 +33,23 @@ describe('credential: authenticate', () => {
 });
 
 /**
+ * The test request's Base URL as n8n resolves it: an expression (leading "=") over `$credentials`,
+ * evaluated by n8n-workflow's own expression engine. The whole Test button in real n8n:
+ * test/e2e/credential-test.e2e.test.ts.
+ */
+function resolveBaseUrl(baseUrl: unknown): unknown {
+	const value = credential.test.request.baseURL;
+	if (typeof value !== 'string' || !value.startsWith('=')) return value;
+	return Expression.resolveWithoutWorkflow(value.slice(1), { $credentials: { baseUrl } });
+}
+
+/**
  * The credential test as n8n runs it: the test request (its base URL expression resolved),
  * authenticated by the credential, HTTP status errors ignored, then the rules applied to the body.
  */
 async function runCredentialTest(credentials: { baseUrl: string; apiKey: string; sendAs: string }) {
 	const test = credential.test.request;
-	expect(test.baseURL).toMatch(/^=\{\{.*\}\}$/);
-	const options = await credential.authenticate(credentials, { ...test, baseURL: normalizeBaseUrl(credentials.baseUrl) } as IHttpRequestOptions);
+	const options = await credential.authenticate(credentials, { ...test, baseURL: resolveBaseUrl(credentials.baseUrl) } as IHttpRequestOptions);
 	const url = new URL(`${options.baseURL}${options.url}`);
 	for (const [key, value] of Object.entries(options.qs ?? {})) url.searchParams.set(key, String(value));
 	const response = await request(url, {
@@ -54,6 +64,19 @@ async function runCredentialTest(credentials: { baseUrl: string; apiKey: string;
 	}
 	return { status: 'OK', httpStatus: response.statusCode };
 }
+
+describe('the test request\'s Base URL, as n8n resolves it', () => {
+	it.each([
+		['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
+		['  http://127.0.0.1:8080//  ', 'http://127.0.0.1:8080'],
+		['https://inference.example.com/v1/', 'https://inference.example.com/v1'],
+		['', 'https://api.epigos.ai'],
+		['   ', 'https://api.epigos.ai'],
+		[undefined, 'https://api.epigos.ai'],
+	])('%j → %s', (baseUrl, expected) => {
+		expect(resolveBaseUrl(baseUrl)).toBe(expected);
+	});
+});
 
 describe('credential test against the reference server', () => {
 	const { server } = useServer({ apiKey: 'credential-test-key', defaultModels: 'synthetic' });
