@@ -156,11 +156,36 @@ describe('As an AI Agent tool', () => {
 		}
 	});
 
-	it('tells the agent, in the tool panel only, what the tool does, what to pass and what comes back', () => {
+	it('what the description tells the agent is what comes back: every field the agent will read is named, the list caps are the real ones', async () => {
 		const property = new ImageInference().description.properties.find((p) => p.name === 'toolDescription')!;
 		expect(property.displayOptions).toEqual({ show: { '@tool': [true] } });
-		for (const phrase of ['Detect Objects', 'Classify Image', 'model ID', 'URL', 'base64', 'countsByLabel', 'category', 'error']) {
-			expect(property.default).toContain(phrase);
-		}
+		const description = property.default as string;
+		const named = (field: string) => new RegExp(`\\b${field}\\b`).test(description);
+		const unnamed = (object: IDataObject) => Object.keys(object).filter((field) => !named(field));
+
+		// 50 objects under 30 labels: more than the tool lists, under more labels than it counts one by one
+		const labels = Array.from({ length: 30 }, (_, i) => `kind ${i}`);
+		const detections = crowdedScene(50).detections.map((d, i) => ({ ...d, label: labels[i % labels.length] }));
+		const labelsCount = labels.map((label) => ({ label, total: detections.filter((d) => d.label === label).length }));
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 200, body: { detections, labelsCount, image: null } } });
+		const detected = (await run(urlDetect(), [{}], { asTool: true })).items[0].json as { detections: IDataObject[]; otherLabels: IDataObject } & IDataObject;
+		expect(Object.keys(detected)).toEqual(expect.arrayContaining(['detectionsNotListed', 'otherLabels']));
+		expect(unnamed(detected)).toEqual([]);
+		expect(unnamed(detected.otherLabels)).toEqual([]);
+		expect(unnamed(detected.detections[0])).toEqual([]);
+		expect(description).toContain(`detections: up to ${detected.detections.length} of`);
+
+		const many = Array.from({ length: 30 }, (_, i) => ({ category: `class ${i}`, confidence: 0.5 - i / 100 }));
+		server().addFault({ match: { kind: 'classify' }, action: { type: 'status', status: 200, body: { category: 'class 0', confidence: 0.5, predictions: many } } });
+		const classified = (await run(classifyParameters(server()), [dogItem()], { asTool: true })).items[0].json as { predictions: IDataObject[] } & IDataObject;
+		expect(unnamed(classified)).toEqual([]);
+		expect(unnamed(classified.predictions[0])).toEqual([]);
+		expect(description).toContain(`predictions: up to ${classified.predictions.length} of`);
+
+		server().clearFaults();
+		const failed = (await run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, onError: 'continueRegularOutput' })).items[0].json;
+		expect(Object.keys(failed)).toContain('status');
+		expect(unnamed(failed)).toEqual([]);
+		expect(description).toMatch(/URL.*base64|base64.*URL/);
 	});
 });
