@@ -1,6 +1,5 @@
 import type { FaultAction } from '../reference-server';
 import { NIL_UUID } from '../../nodes/ImageInference/contract';
-import { ImageInference } from '../../nodes/ImageInference/ImageInference.node';
 import { ImageInferenceApi } from '../../credentials/ImageInferenceApi.credentials';
 import { carItem, detectParameters, failureOf, useServer } from './setup';
 
@@ -48,9 +47,7 @@ describe('the API key never leaks', () => {
 		});
 	});
 
-	it('descriptions of the node and the credential hold no key', () => {
-		const text = JSON.stringify([new ImageInference().description, new ImageInferenceApi().properties]);
-		expect(text).not.toContain(KEY);
+	it('the editor masks the API key as it is typed and shown', () => {
 		expect(new ImageInferenceApi().properties.find((property) => property.name === 'apiKey')?.typeOptions?.password).toBe(true);
 	});
 });

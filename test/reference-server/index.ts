@@ -75,6 +75,8 @@ export interface RecordedRequest {
 	at: number;
 	/** When the answer was sent (absent for faults that never answer in full). */
 	answeredAt?: number;
+	/** How many requests were open on the server when this one arrived, itself included. */
+	openOnArrival: number;
 }
 
 export interface ReferenceServer {
@@ -87,6 +89,8 @@ export interface ReferenceServer {
 	/** Another id for the default model of that kind (answers the same; faults can target it alone). */
 	registerModel(kind: PredictionKind, id?: string): string;
 	setLatency(ms: number): void;
+	/** Resolves once this many more requests have arrived, counting from the call. */
+	whenRequests(count: number): Promise<void>;
 	setAnswerShape(shape: AnswerShape): void;
 	addFault(rule: FaultRule): void;
 	clearFaults(): void;
@@ -157,6 +161,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 	const decoded = new Map<string, DecodedImage>();
 	let decodedBytes = 0;
 	const requests: RecordedRequest[] = [];
+	let arrived = 0;
+	let open = 0;
+	const arrivalWaiters: Array<{ count: number; resolve: () => void }> = [];
 	let latencyMs = options.latencyMs ?? 0;
 	let answerShape: AnswerShape = options.answerShape ?? 'full';
 
@@ -230,9 +237,16 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 			body: undefined,
 			status: 0,
 			at: Date.now(),
+			openOnArrival: ++open,
 		};
+		response.once('close', () => open--);
 		if (requests.length >= MAX_RECORDED) requests.shift();
 		requests.push(record);
+		arrived++;
+		for (const waiter of arrivalWaiters.filter(({ count }) => count <= arrived)) {
+			arrivalWaiters.splice(arrivalWaiters.indexOf(waiter), 1);
+			waiter.resolve();
+		}
 		const answer = (status: number, body: unknown, headers?: Record<string, string>) => {
 			record.status = status;
 			record.answeredAt = Date.now();
@@ -388,6 +402,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		setLatency: (ms) => {
 			latencyMs = ms;
 		},
+		whenRequests: (count) =>
+			count <= 0 ? Promise.resolve() : new Promise<void>((resolve) => arrivalWaiters.push({ count: arrived + count, resolve })),
 		addFault: (rule) => faults.add(rule),
 		clearFaults: () => faults.clear(),
 		faultsFired: () => faults.firedCounts(),

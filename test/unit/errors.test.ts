@@ -1,4 +1,4 @@
-import { createRedactor, describeHttpFailure, describeNetworkFailure, snippet } from '../../nodes/ImageInference/transport/errors';
+import { createRedactor, describeHttpFailure, describeInvalidResponse, describeNetworkFailure, errorJson, snippet, toNodeApiError } from '../../nodes/ImageInference/transport/errors';
 
 const context = { kind: 'detect' as const, modelId: '4f9c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f' };
 
@@ -84,5 +84,228 @@ describe('describeNetworkFailure: the clock decides a time-out', () => {
 	it('the same reset well before the time-out is a reset', () => {
 		const failure = describeNetworkFailure({ code: 'ECONNRESET', message: 'socket hang up' }, { timeoutMs: 1500, host: 'h', elapsedMs: 40 });
 		expect(failure).toMatchObject({ code: 'connection_reset' });
+	});
+});
+
+/** The service's documented error body. */
+const errorBody = (status: number, code: string, message: string, details: object[] = []) =>
+	JSON.stringify({ type: 'error', code, status, message, details });
+
+describe('what the user reads for each answer the service can give', () => {
+	const missingImage = { location: 'body', type: 'value_error.missing', pointer: '/image', message: 'field required' };
+
+	it.each([
+		{
+			answer: '400, the documented body with a detail',
+			status: 400,
+			body: errorBody(400, 'validation_error', 'Invalid request', [missingImage]),
+			failure: { status: 400, code: 'validation_error', retryable: false, details: [missingImage], message: 'The service rejected the request (400 Bad Request): Invalid request', description: 'body /image: field required' },
+		},
+		{
+			answer: '400 with no body',
+			status: 400,
+			body: '',
+			failure: { status: 400, code: 'bad_request', retryable: false, details: [], message: 'The service rejected the request (400 Bad Request): no reason given', description: 'Check the image and the options of this item.' },
+		},
+		{
+			answer: '400 with a plain-text reason',
+			status: 400,
+			body: '  image too small  ',
+			failure: { status: 400, code: 'bad_request', retryable: false, details: [], message: 'The service rejected the request (400 Bad Request): image too small', description: 'Check the image and the options of this item.' },
+		},
+		{
+			answer: '401, the documented body',
+			status: 401,
+			body: errorBody(401, 'unauthorized', 'Invalid API key', [missingImage]),
+			failure: { status: 401, code: 'unauthorized', retryable: false, details: [missingImage], message: 'Invalid or missing credentials (401 Unauthorized)' },
+		},
+		{
+			answer: '401 with no body',
+			status: 401,
+			body: '',
+			failure: { status: 401, code: 'unauthorized', retryable: false, details: [], message: 'Invalid or missing credentials (401 Unauthorized)' },
+		},
+		{
+			answer: '404 with a FastAPI-style detail',
+			status: 404,
+			body: '{"detail":"Model is not deployed"}',
+			failure: { status: 404, code: 'not_found', retryable: false, message: `Model ${context.modelId} was not found (404 Not Found)`, description: 'Check that the Model ID is right, that the model is deployed, and that it is a detection model (Detect Objects). The service said: Model is not deployed' },
+		},
+		{
+			answer: '404 with no body, classifying',
+			status: 404,
+			body: '',
+			kind: 'classify' as const,
+			failure: { status: 404, code: 'not_found', retryable: false, description: 'Check that the Model ID is right, that the model is deployed, and that it is a classification model (Classify Image).' },
+		},
+		{
+			answer: '429 with its documented body and Retry-After',
+			status: 429,
+			body: errorBody(429, 'too_many_requests', 'Slow down'),
+			retryAfterMs: 2000,
+			failure: { status: 429, code: 'too_many_requests', retryable: true, retryAfterMs: 2000, message: 'The service is rate-limiting requests (429 Too Many Requests)', description: 'The service said: Slow down Lower "Concurrency" or raise "Retries".' },
+		},
+		{
+			answer: '429 with nothing',
+			status: 429,
+			body: '',
+			failure: { status: 429, code: 'rate_limited', retryable: true, message: 'The service is rate-limiting requests (429 Too Many Requests)', description: 'The service gave no reason. Lower "Concurrency" or raise "Retries".' },
+		},
+		{
+			answer: '500 with an {"error": …} body',
+			status: 500,
+			body: '{"error":"CUDA out of memory"}',
+			failure: { status: 500, code: 'server_error', retryable: false, message: 'The service failed (500 Internal Server Error)', description: 'The service said: CUDA out of memory' },
+		},
+		{
+			answer: '501, a 5xx with no name of its own',
+			status: 501,
+			body: '',
+			failure: { status: 501, code: 'server_error', retryable: false, message: 'The service failed (501 Server Error)', description: 'The service gave no reason.' },
+		},
+		{ answer: '502 with nothing', status: 502, body: '', failure: { status: 502, code: 'server_error', retryable: true, message: 'The service failed (502 Bad Gateway)' } },
+		{ answer: '504 with nothing', status: 504, body: '', failure: { status: 504, code: 'server_error', retryable: true, message: 'The service failed (504 Gateway Timeout)' } },
+		{
+			answer: '503 with Retry-After',
+			status: 503,
+			body: errorBody(503, 'unavailable', 'Model is loading'),
+			retryAfterMs: 5000,
+			failure: { status: 503, code: 'unavailable', retryable: true, retryAfterMs: 5000, message: 'The service failed (503 Service Unavailable)', description: 'The service said: Model is loading' },
+		},
+		{
+			answer: '413, a 4xx it does not document',
+			status: 413,
+			body: '<html><head><title>413 Request Entity Too Large</title></head><body>nginx</body></html>',
+			failure: { status: 413, code: 'http_error', retryable: false, message: 'The service rejected the request (413 Error)', description: 'The service said: an HTML page titled "413 Request Entity Too Large"' },
+		},
+		{
+			answer: '422 with a JSON body in no known shape',
+			status: 422,
+			body: '{"errors":[1,2]}',
+			failure: { status: 422, code: 'http_error', retryable: false, description: 'The service said: {"errors":[1,2]}' },
+		},
+	])('$answer', ({ status, body, kind, retryAfterMs, failure }) => {
+		const described = describeHttpFailure(status, body, { ...context, kind: kind ?? context.kind, retryAfterMs });
+		expect(described).toMatchObject(failure);
+		if (status !== 429 && status !== 503 && status < 500) expect(described.retryAfterMs).toBeUndefined();
+	});
+});
+
+describe('what the user reads when no answer came', () => {
+	const where = { timeoutMs: 5000, host: 'https://vision.example.com' };
+
+	it.each([
+		{ error: { code: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND vision.example.com' }, failure: { code: 'host_unreachable', retryable: false, message: 'Could not connect to https://vision.example.com: host not found', description: 'Check the Base URL in the "Image Inference API" credential and that the service is reachable from n8n (ENOTFOUND).' } },
+		{ error: { message: 'request failed', cause: { code: 'EAI_AGAIN' } }, failure: { code: 'host_unreachable', retryable: false, message: 'Could not connect to https://vision.example.com: host not found' } },
+		{ error: { errorResponse: { code: 'EHOSTUNREACH' } }, failure: { code: 'host_unreachable', retryable: false, description: expect.stringContaining('(EHOSTUNREACH)') } },
+		{ error: { code: 'ECONNREFUSED' }, failure: { code: 'connection_refused', retryable: false, message: 'Could not connect to https://vision.example.com: connection refused' } },
+		{ error: { code: 'EPIPE', message: 'write EPIPE' }, failure: { code: 'connection_reset', retryable: true, message: 'The connection to the service was reset before it answered', description: 'The connection to https://vision.example.com was dropped (EPIPE). This is usually temporary.' } },
+		{ error: { message: 'fetch failed', cause: { code: 'UND_ERR_SOCKET', message: 'closed' } }, failure: { code: 'connection_reset', retryable: true, description: expect.stringContaining('(UND_ERR_SOCKET)') } },
+		{ error: new Error('socket hang up'), failure: { code: 'connection_reset', retryable: true, description: 'The connection to https://vision.example.com was dropped. This is usually temporary.' } },
+		{ error: { code: 'ETIMEDOUT' }, failure: { code: 'timeout', retryable: true, message: 'The service did not answer within 5000 ms', description: 'Raise the "Timeout" option for large images, or try again later.' } },
+		{ error: { code: 'ESOCKETTIMEDOUT' }, failure: { code: 'timeout', retryable: true } },
+		{ error: { name: 'TimeoutError', message: 'The operation was aborted' }, failure: { code: 'timeout', retryable: true } },
+		{ error: { code: 'ECONNABORTED', message: 'Request aborted' }, failure: { code: 'timeout', retryable: true } },
+		{ error: undefined, failure: { code: 'request_failed', retryable: false, description: 'No further information.' } },
+		{ error: { code: 'HPE_INVALID_CONSTANT', message: 'Parse Error: Expected HTTP/' }, failure: { code: 'request_failed', message: 'The request to https://vision.example.com failed', description: 'Parse Error: Expected HTTP/' } },
+		{ error: { message: 'outer', cause: { code: 'EPROTO' } }, failure: { code: 'request_failed', message: 'The request to https://vision.example.com failed (EPROTO)', description: 'outer' } },
+		{ error: { message: 'Request timed out' }, failure: { code: 'timeout', retryable: true } },
+		{ error: { code: 'ERR_TLS_CERT_ALTNAME_INVALID', message: 'Hostname/IP does not match certificate' }, failure: { code: 'request_failed', retryable: false, message: 'The request to https://vision.example.com failed (ERR_TLS_CERT_ALTNAME_INVALID)', description: 'Hostname/IP does not match certificate' } },
+		{ error: { code: 'EPROTO', message: 'wrong version number' }, failure: { code: 'request_failed', retryable: false, message: 'The request to https://vision.example.com failed (EPROTO)', description: 'wrong version number' } },
+		{ error: 'a string, not an error', failure: { code: 'request_failed', retryable: false, description: 'No further information.' } },
+		{ error: { message: 'outer', cause: { message: 'inner', code: 'E42' } }, failure: { code: 'request_failed', message: 'The request to https://vision.example.com failed', description: 'outer | inner' } },
+	])('$error', ({ error, failure }) => {
+		expect(describeNetworkFailure(error, where)).toEqual(expect.objectContaining(failure));
+	});
+
+	it('a reset exactly at the time-out is a time-out; 11 ms before it is a reset', () => {
+		const reset = { code: 'ECONNRESET', message: 'socket hang up' };
+		expect(describeNetworkFailure(reset, { ...where, elapsedMs: 4990 }).code).toBe('timeout');
+		expect(describeNetworkFailure(reset, { ...where, elapsedMs: 4989 }).code).toBe('connection_reset');
+	});
+
+	it('an error that wraps itself is read once, without looping', () => {
+		const error: { message: string; code: string; cause?: unknown } = { message: 'loop', code: 'EPROTO' };
+		error.cause = error;
+		expect(describeNetworkFailure(error, where)).toMatchObject({ code: 'request_failed', description: 'loop' });
+	});
+});
+
+describe('an answer that could not be read', () => {
+	it('says what was wrong and how the body began; an empty body is named as such', () => {
+		expect(describeInvalidResponse('the 200 answer is not JSON', '<html><title>Login</title></html>')).toEqual({
+			code: 'invalid_response',
+			retryable: false,
+			message: "The service's answer could not be read: the 200 answer is not JSON",
+			description: 'It began with: an HTML page titled "Login"',
+		});
+		expect(describeInvalidResponse('the 200 answer is not JSON', '').description).toBe('The body was empty.');
+		expect(describeInvalidResponse('it does not match').description).toBe('The interface may have changed: check for an update of this node.');
+	});
+});
+
+describe('the error n8n shows, and the error item of Continue On Fail', () => {
+	const node = { id: '1', name: 'Detect', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+	const redact = createRedactor('sk-live-0123');
+
+	it('carries status, code, attempts and details, the key redacted everywhere', () => {
+		const failure = describeHttpFailure(400, errorBody(400, 'bad_request', 'key sk-live-0123 cannot read /image', [{ ...{ location: 'body', type: 't', pointer: '/image' }, message: 'sk-live-0123 bad' }]), context);
+		const error = toNodeApiError(node as never, failure, { itemIndex: 3, attempts: 1, redact });
+		expect(error.message).toBe('The service rejected the request (400 Bad Request): key *** cannot read /image');
+		expect(error.description).toBe('body /image: *** bad');
+		expect(error.httpCode).toBe('400');
+		expect(error.context.itemIndex).toBe(3);
+		expect(errorJson(error)).toEqual({
+			error: 'The service rejected the request (400 Bad Request): key *** cannot read /image',
+			description: 'body /image: *** bad',
+			status: 400,
+			code: 'bad_request',
+			details: [{ location: 'body', type: 't', pointer: '/image', message: '*** bad' }],
+			attempts: 1,
+		});
+	});
+
+	it('says how many attempts were made when it gave up after retries; a network failure has no status', () => {
+		const failure = describeNetworkFailure({ code: 'ECONNRESET' }, { timeoutMs: 1000, host: 'h' });
+		const error = toNodeApiError(node as never, failure, { itemIndex: 0, attempts: 3, redact });
+		expect(error.message).toBe('The connection to the service was reset before it answered (gave up after 3 attempts)');
+		expect(errorJson(error)).toEqual({ error: error.message, description: 'The connection to h was dropped (ECONNRESET). This is usually temporary.', status: null, code: 'connection_reset', details: [], attempts: 3 });
+		// no HTTP status to show: n8n falls back to the failure's code, never the text "undefined"
+		expect(error.httpCode).toBe('connection_reset');
+	});
+
+	it('an error that is not the node’s own still becomes a readable item', () => {
+		expect(errorJson(new Error('boom'))).toEqual({ error: 'boom', description: null, status: null, code: null, details: [], attempts: 0 });
+		expect(errorJson('plain text')).toEqual({ error: 'plain text', description: null, status: null, code: null, details: [], attempts: 0 });
+	});
+});
+
+describe('redaction, at its edges', () => {
+	it('a key of fewer than 4 characters is not hunted in the text (it would shred every message); one of 4 is', () => {
+		expect(createRedactor('abc')('abc of the model')).toBe('abc of the model');
+		expect(createRedactor('')('the model said no')).toBe('the model said no');
+		expect(createRedactor(undefined)('the model said no')).toBe('the model said no');
+		expect(createRedactor(undefined)('confidence is undefined')).toBe('confidence is undefined');
+		expect(createRedactor('abcd')('abcd of the model')).toBe('*** of the model');
+	});
+	it('a key-shaped value after x-api-key is removed in every header-dump form', () => {
+		const redact = createRedactor('unrelated');
+		expect(redact('x-api-key: k1 next')).toBe('x-api-key: *** next');
+		expect(redact("{'X-Api-Key': 'k2'}")).toBe("{'X-Api-Key': '***'}");
+		expect(redact('"x-api-key"  =  k3,')).toBe('"x-api-key"  =  ***,');
+		expect(redact('https://h/p?a=1&API-KEY=k4#top')).toBe('https://h/p?a=1&API-KEY=***#top');
+	});
+});
+
+describe('snippets of a body', () => {
+	it('an HTML page without a title is reduced to its text; a long body is cut at 300 characters', () => {
+		expect(snippet('<html><body><h1>Bad   gateway</h1><p>try later</p></body></html>')).toBe('an HTML page: Bad gateway try later');
+		expect(snippet('<HTML><TITLE> Sign in </TITLE></HTML>')).toBe('an HTML page titled "Sign in"');
+		expect(snippet('text before <html>')).toBe('text before <html>');
+		expect(snippet('see <!DOCTYPE html> in the docs')).toBe('see <!DOCTYPE html> in the docs');
+		expect(snippet('<html><title lang="en">Maintenance</title></html>')).toBe('an HTML page titled "Maintenance"');
+		const long = 'x'.repeat(301);
+		expect(snippet(long)).toBe(`${'x'.repeat(299)}…`);
+		expect(snippet('y'.repeat(300))).toBe('y'.repeat(300));
 	});
 });
