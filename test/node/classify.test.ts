@@ -2,7 +2,7 @@ import { decodeImage } from '../reference-server/image-codec';
 import { CAR, DOG, classifyParameters, dogItem, useServer } from './setup';
 
 describe('Classify Image', () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 	type Classification = { category: string; confidence: number; predictions: Array<{ category: string; confidence: number }> };
 
 	it('returns category, confidence and predictions, and passes the input file through', async () => {

@@ -1,7 +1,7 @@
 import { CAR, carItem, detectParameters, useServer, asServiceSent } from './setup';
 
 describe('Detect Objects', () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 
 	it('returns the server’s detections, counts and the annotated image as an n8n file', async () => {
 		const { items, bytes } = await run(detectParameters(server()), [carItem()]);
@@ -56,14 +56,12 @@ describe('Detect Objects', () => {
 		expect(items[0].binary?.data.fileName).toBe('car.jpg');
 	});
 
-	it('filters with the confidence threshold', async () => {
-		const all = await run(detectParameters(server(), { options: { confidence: 0 } }), [carItem()]);
-		const strict = await run(detectParameters(server(), { options: { confidence: 0.9 } }), [carItem()]);
-		const total = (result: typeof all) => result.items[0].json.totalDetections as number;
-		expect(total(strict)).toBeLessThan(total(all));
-		for (const detection of strict.items[0].json.detections as Array<{ confidence: number }>) {
-			expect(detection.confidence).toBeGreaterThanOrEqual(0.9);
-		}
+	it('leaves the confidence threshold to the service: sends it, and lists exactly what came back', async () => {
+		const { items } = await run(detectParameters(server(), { options: { confidence: 0.9 } }), [carItem()]);
+		expect(server().requests[0].body).toMatchObject({ confidence: 0.9 });
+		const answered = server().predict('detect', CAR, { confidence: 0.9 }) as { detections: unknown[] };
+		expect(asServiceSent(items[0].json.detections)).toEqual(answered.detections);
+		expect(items[0].json.totalDetections).toBe(answered.detections.length);
 	});
 
 	it('puts the annotated image in the chosen field and passes the other binaries through', async () => {

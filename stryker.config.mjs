@@ -1,0 +1,21 @@
+// Mutation testing of the node (`npm run test:mutation`): StrykerJS changes the node's code one
+// mutant at a time and runs the unit and integration suites (jest, not the e2e) against each;
+// a mutant no test notices "survives". Scores, equivalent mutants and exclusions: docs/testing.md.
+// StrykerJS 9 (10 needs Node 22; this project develops and runs CI on Node 20).
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+	packageManager: 'npm',
+	testRunner: 'jest',
+	jest: { projectType: 'custom', configFile: 'jest.config.js', enableFindRelatedTests: false },
+	coverageAnalysis: 'perTest',
+	checkers: [],
+	mutate: ['nodes/**/*.ts', 'credentials/**/*.ts', '!nodes/**/*.description.ts'],
+	ignorePatterns: ['dist', 'reports', 'demo-output', 'test-output', '.tmp', 'docs', '*.tgz'],
+	tempDirName: '.stryker-tmp',
+	reporters: ['clear-text', 'progress', 'html', 'json'],
+	htmlReporter: { fileName: 'reports/mutation/index.html' },
+	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+	thresholds: { high: 95, low: 90, break: 90 },
+	timeoutMS: 10000,
+	concurrency: 2,
+};
