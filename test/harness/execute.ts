@@ -61,9 +61,11 @@ export interface RunOptions {
 	sizeInMetadataOnly?: boolean;
 	/**
 	 * The binary data store the files are in: `filesystem` (n8n's default from 2.0; streams read in
-	 * chunks) or `database` (queue mode's default; any stream is the whole file read first).
+	 * chunks), `database` (queue mode's default; any stream is the whole file read first) or
+	 * `default` (n8n 1.x's default: each file in memory, base64 in `data`, with no id to stream by;
+	 * packages/core `binary-data/binary-data.service.ts`, `store` and `getAsBuffer`).
 	 */
-	binaryMode?: 'filesystem' | 'database';
+	binaryMode?: 'filesystem' | 'database' | 'default';
 	/** Run as one tool call of an AI Agent whose input came from another node (with asTool; `items` unused). */
 	agentInput?: AgentInput;
 	/** The workflow's static data as `getWorkflowStaticData('node')` returns it; pass the same object to runs that follow each other. */
@@ -128,13 +130,17 @@ export class BinaryStore {
 
 	constructor(
 		private readonly sizeInMetadataOnly = false,
-		readonly mode: 'filesystem' | 'database' = 'filesystem',
+		readonly mode: 'filesystem' | 'database' | 'default' = 'filesystem',
 	) {}
 
 	put(bytes: Buffer, meta: { fileName?: string; mimeType?: string }): IBinaryData {
+		const extension = meta.fileName?.includes('.') ? meta.fileName.split('.').pop() : undefined;
+		if (this.mode === 'default') {
+			const mimeType = meta.mimeType ?? 'application/octet-stream';
+			return { data: bytes.toString('base64'), mimeType, fileName: meta.fileName, fileExtension: extension, fileSize: `${bytes.length} B` };
+		}
 		const id = `${this.mode === 'database' ? 'database' : 'filesystem-v2'}:${randomUUID()}`;
 		this.files.set(id, bytes);
-		const extension = meta.fileName?.includes('.') ? meta.fileName.split('.').pop() : undefined;
 		return {
 			id,
 			data: this.mode === 'database' ? 'database' : 'filesystem-v2',
@@ -147,6 +153,7 @@ export class BinaryStore {
 	}
 
 	get(binary: IBinaryData): Buffer {
+		if (!binary.id && this.mode === 'default') return Buffer.from(binary.data, 'base64');
 		const bytes = binary.id ? this.files.get(binary.id) : undefined;
 		if (!bytes) throw new Error(`binary ${binary.id ?? '(no id)'} is not in the store`);
 		return bytes;

@@ -148,6 +148,37 @@ describe('checking files before any request', () => {
 	);
 });
 
+describe("n8n 1.x's default binary mode: files held in memory, with no id to stream by", () => {
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+	const sentImages = () => server().requests.map((request) => (request.body as { image: string }).image);
+
+	it('sends each image’s exact bytes, skips what is no image, and gives the annotated picture back the same way', async () => {
+		const { items, bytes } = await run(
+			detectParameters(server(), { imageSource: 'allImages', options: { annotatedImageField: 'annotated' } }),
+			[mailItem(), carItem()],
+			{ binaryMode: 'default' },
+		);
+		expect(sentImages()).toEqual([DOG, CAR_PNG, CAR].map((image) => image.toString('base64')));
+		expect(items.map((item) => [item.json.field, item.pairedItem])).toEqual([
+			['attachment_0', { item: 0 }],
+			['attachment_2', { item: 0 }],
+			['data', { item: 1 }],
+		]);
+		expect(items[0].json.skippedFiles).toEqual([{ field: 'attachment_1', fileName: 'invoice.pdf', mimeType: 'application/pdf' }]);
+		const annotated = server().predict('detect', CAR, {}).image!;
+		expect(items[2].binary?.annotated.id).toBeUndefined();
+		expect(bytes(items[2], 'annotated').equals(Buffer.from(annotated, 'base64'))).toBe(true);
+	});
+
+	it('a file whose bytes are no image, though its mime type says so, fails in its own slot before its request', async () => {
+		const disguised: InputItem = { binary: { data: { bytes: PDF, fileName: 'scan.jpg', mimeType: 'image/jpeg' } } };
+		const { items } = await run(detectParameters(server()), [disguised, carItem()], { binaryMode: 'default', continueOnFail: true });
+		expect(items[0].json.error).toBe('The file in binary field "data" is not an image');
+		expect(items[1].json.totalDetections).toBeGreaterThan(0);
+		expect(sentImages()).toEqual([CAR.toString('base64')]);
+	});
+});
+
 describe("n8n's database binary mode: each file read once", () => {
 	const { server, run } = useServer();
 	const detected = (bytes: Buffer) => ({ detections: server().predict('detect', bytes, {}).detections, ...sizeOf(bytes) });

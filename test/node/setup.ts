@@ -53,7 +53,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 	const run = async (
 		parameters: Record<string, ParameterValue>,
 		items: InputItem[],
-		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database'; agentInput?: AgentInput; staticData?: IDataObject } = {},
+		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database' | 'default'; agentInput?: AgentInput; staticData?: IDataObject } = {},
 	): Promise<RunResult> =>
 		await runNode({
 			parameters,
