@@ -24,6 +24,17 @@ describe('credential: authenticate', () => {
 		expect(out.baseURL).toBe('https://api.epigos.ai');
 	});
 
+	it.each([
+		['  http://127.0.0.1:8080//  ', 'http://127.0.0.1:8080'],
+		['https://inference.example.com/v1/', 'https://inference.example.com/v1'],
+		[undefined, 'https://api.epigos.ai'],
+		['   ', 'https://api.epigos.ai'],
+		[42, 'https://api.epigos.ai'],
+	])('sends requests to the Base URL %j as %s', async (baseUrl, expected) => {
+		const out = await credential.authenticate({ apiKey: 'k', sendAs: 'header', baseUrl } as never, { url: '/x' });
+		expect(out.baseURL).toBe(expected);
+	});
+
 	it('does not change the request it was given', async () => {
 		const before = JSON.stringify(base);
 		await credential.authenticate({ apiKey: 'k', sendAs: 'query' }, base);

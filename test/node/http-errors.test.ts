@@ -82,3 +82,21 @@ describe('what the service answers, as the user reads it', () => {
 		expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 	});
 });
+
+describe('an answer that does not match the contract, as the user reads it', () => {
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+	const box = { label: 'car', confidence: 0.9, x: 1, y: 2, width: 3, height: 4 };
+	const answering = (body: unknown) => server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 200, body: body as object } });
+
+	it.each([
+		['a confidence sent as text', { detections: [box, { ...box, confidence: '0.8' }], labelsCount: [] }, 'detections[1].confidence: Expected number, received string'],
+		['two fields wrong at once', { detections: [{ ...box, label: 7 }], labelsCount: [{ label: 'car', total: 'one' }] }, 'detections[0].label: Expected string, received number; labelsCount[0].total: Expected number, received string'],
+		['a list instead of an object', [box], '(body): Expected object, received array'],
+	])('%s: the path to the field and what was wrong, never retried', async (_, body, said) => {
+		answering(body);
+		const failure = await failureOf(run(detectParameters(server(), { options: { retries: 2 } }), [carItem()]));
+		expect(failure.message).toBe(`The service's answer could not be read: it does not match the documented result (${said})`);
+		expect(failure.description).toBe('The interface may have changed: check for an update of this node.');
+		expect(server().requests).toHaveLength(1);
+	});
+});

@@ -18,6 +18,19 @@ describe('detection filters', () => {
 		expect(filterDetections(detections, { ignoreLabels: ['person'], maxObjects: 2 }).kept).toEqual([box('car', 0.95), box('car', 0.6)]);
 	});
 
+	it('says how many objects each filter left out, in the order they apply (what the output panel’s hint reports)', () => {
+		const many = [...detections, box('car', 0.3), box('truck', 0.7), box('car', 0.2)];
+		const { kept, removed } = filterDetections(many, {
+			onlyLabels: ['car', 'person', 'Dog'],
+			ignoreLabels: ['person'],
+			keep: (detection) => detection.confidence >= 0.3,
+			maxObjects: 2,
+		});
+		expect(kept).toEqual([box('car', 0.95), box('car', 0.6)]);
+		expect(removed).toEqual({ onlyLabels: 1, ignoreLabels: 1, zonesAndSizes: 1, maxObjects: 2 });
+		expect(filterDetections(many, {}).removed).toEqual({ onlyLabels: 0, ignoreLabels: 0, zonesAndSizes: 0, maxObjects: 0 });
+	});
+
 	it('counts what is kept in the service’s label order; nothing kept is a summary too', () => {
 		const counts = countLabels(filterDetections(detections, { ignoreLabels: ['Dog'] }).kept, [
 			{ label: 'person', total: 1 },
@@ -37,5 +50,8 @@ describe('detection filters', () => {
 		expect(parseLabelList(['car', ' dog '])).toEqual(['car', 'dog']);
 		expect(parseLabelList(undefined)).toBeUndefined();
 		expect(parseLabelList(' , ')).toEqual([]);
+		// an expression that resolved to nothing filters nothing; a number is a label
+		expect(parseLabelList(null)).toBeUndefined();
+		expect(parseLabelList(7)).toEqual(['7']);
 	});
 });

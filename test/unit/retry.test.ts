@@ -26,9 +26,24 @@ describe('Retry-After', () => {
 		expect(parseRetryAfter(['1.5'], now)).toBe(1_500);
 		expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:07 GMT', now)).toBe(7_000);
 		expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
+		// the two obsolete forms HTTP still allows (RFC 9110, section 5.6.7)
+		expect(parseRetryAfter('Sunday, 22-Nov-26 10:00:07 GMT', now)).toBe(7_000);
+		expect(parseRetryAfter('Sun Nov 22 10:00:07 2026', Date.parse('2026-11-22T10:00:00'))).toBe(7_000);
+	});
+	it('reads the value as proxies pass it on: padded, as a number, the first of several', () => {
+		expect(parseRetryAfter(' 5 ', now)).toBe(5_000);
+		expect(parseRetryAfter(2, now)).toBe(2_000);
+		expect(parseRetryAfter(['12', '1'], now)).toBe(12_000);
+		expect(parseRetryAfter('0.25', now)).toBe(250);
 	});
 	it('ignores what it cannot read', () => {
 		expect(parseRetryAfter(undefined, now)).toBeUndefined();
+		expect(parseRetryAfter({ seconds: 3 }, now)).toBeUndefined();
+		expect(parseRetryAfter(true, now)).toBeUndefined();
+		expect(parseRetryAfter('5 minutes', now)).toBeUndefined();
+		expect(parseRetryAfter('in 5', now)).toBeUndefined();
+		expect(parseRetryAfter('1.', now)).toBeUndefined();
+		expect(parseRetryAfter('2026-11-22', now)).toBeUndefined();
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
 		expect(parseRetryAfter('', now)).toBeUndefined();
 	});

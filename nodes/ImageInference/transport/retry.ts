@@ -14,12 +14,16 @@ export function backoffDelay(retry: number, retryAfterMs?: number, random: () =>
 	return Math.round(step / 2 + (random() * step) / 2);
 }
 
+const HTTP_DATE_START = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s/i;
+
 /** Retry-After as delta-seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: unknown, now: number = Date.now()): number | undefined {
 	const text = Array.isArray(value) ? value[0] : value;
 	if (typeof text !== 'string' && typeof text !== 'number') return undefined;
 	const trimmed = String(text).trim();
 	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+	// every HTTP date form begins with the day's name; Date.parse alone reads "in 5" as a day in 2001
+	if (!HTTP_DATE_START.test(trimmed)) return undefined;
 	const date = Date.parse(trimmed);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
