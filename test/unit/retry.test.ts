@@ -44,6 +44,7 @@ describe('Retry-After', () => {
 		expect(parseRetryAfter('in 5', now)).toBeUndefined();
 		expect(parseRetryAfter('1.', now)).toBeUndefined();
 		expect(parseRetryAfter('2026-11-22', now)).toBeUndefined();
+		expect(parseRetryAfter('x Mon 5', now)).toBeUndefined();
 		expect(parseRetryAfter('soon', now)).toBeUndefined();
 		expect(parseRetryAfter('', now)).toBeUndefined();
 	});
