@@ -37,6 +37,28 @@ describe('bad inputs are refused before any request', () => {
 		{ name: 'confidence 0b1 by expression', bad: { options: { confidence: '0b1' } }, message: /Confidence Threshold must be a number from 0 to 1, got "0b1"/ },
 		{ name: 'max objects Infinity by expression', bad: { options: { maxObjects: 'Infinity' } }, message: /Max Objects must be .*got "Infinity"/ },
 		{ name: 'an empty output field', bad: { options: { annotatedImageField: ' ' } }, message: /Put Annotated Image in Field is empty/ },
+		{ name: 'an output field that is not text', bad: { options: { annotatedImageField: 7 } }, message: /^Put Annotated Image in Field is empty$/, description: /^Enter the name of a binary field, for example "data"\.$/ },
+		{ name: 'Show Confidence on Boxes as "yes" by expression', bad: { options: { showConfidence: 'yes' } }, message: /^Show Confidence on Boxes must be true or false, got "yes"$/ },
+		{ name: 'Annotate Image as 1 by expression', bad: { options: { annotate: 1 } }, message: /^Annotate Image must be true or false, got 1$/ },
+		{ name: 'an empty Model ID', bad: { modelId: '  ' }, message: /^Model ID is empty$/, description: /^A model ID is a UUID: 36 characters.*Copy the model’s ID from its model details/ },
+		{ name: 'a Model ID that is a number by expression', bad: { modelId: 42 }, message: /^Model ID "42" is not a UUID$/ },
+		{ name: 'a Model ID an expression left null', bad: { modelId: null }, message: /^Model ID is empty$/ },
+		{ name: 'a Model ID never set', bad: { modelId: undefined }, message: /^Model ID is empty$/ },
+		{ name: 'a Model ID of 80 characters: shown whole', bad: { modelId: 'm'.repeat(80) }, message: new RegExp(`^Model ID "${'m'.repeat(80)}" is not a UUID$`) },
+		{ name: 'a Model ID of 100 characters: shown cut to 80', bad: { modelId: 'm'.repeat(100) }, message: new RegExp(`^Model ID "${'m'.repeat(79)}…" is not a UUID$`) },
+		{
+			name: 'By URL: a link without a model in it',
+			bad: { modelId: { __rl: true, mode: 'url', value: 'https://app.epigos.ai/workspace/projects/7' } },
+			message: /^The link "https:\/\/app\.epigos\.ai\/workspace\/projects\/7" does not hold a model ID after "models\/"$/,
+			description: /Paste the link of the model’s page in the dashboard.*or choose By ID and paste the ID\.$/,
+		},
+		{ name: 'By ID: a whole link instead of the ID', bad: { modelId: { __rl: true, mode: 'id', value: 'https://app.epigos.ai/workspace/models/4f9c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f' } }, message: /^Model ID "https:\/\/app\.epigos\.ai.*" is not a UUID$/ },
+		{ name: 'confidence -0.1 by expression', bad: { options: { confidence: -0.1 } }, message: /^Confidence Threshold must be a number from 0 to 1, got -0\.1$/, description: /^Change the "Confidence Threshold" option \(or the expression that sets it\)\.$/ },
+		{ name: 'retries 1.5 by expression', bad: { options: { retries: 1.5 } }, message: /^Retries must be a whole number from 0 to \d+, got 1\.5$/ },
+		{ name: 'confidence as true by expression', bad: { options: { confidence: true } }, message: /^Confidence Threshold must be a number from 0 to 1, got true$/ },
+		{ name: 'confidence NaN by expression', bad: { options: { confidence: Number.NaN } }, message: /^Confidence Threshold must be a number from 0 to 1, got null$/ },
+		{ name: 'a blank option says what it gave', bad: { options: { strokeWidth: '' } }, message: /^Box Stroke Width is blank/, description: /^The "Box Stroke Width" option \(or the expression that sets it\) gave ""\. Remove the option to use the default, or give it a number\.$/ },
+		{ name: 'stroke width "1.5.2" by expression', bad: { options: { strokeWidth: '1.5.2' } }, message: /^Box Stroke Width must be a number from 1 to 5, got "1\.5\.2"$/ },
 	];
 
 	it.each(cases)('$name', async ({ bad = {}, item, message, description }) => {
@@ -87,6 +109,41 @@ describe('bad inputs are refused before any request', () => {
 		await run(detectParameters(server(), { options: { confidence: ' 0.25 ', strokeWidth: '3' } }), [carItem()]);
 		expect(server().requests).toHaveLength(1);
 		expect(server().requests[0].body).toMatchObject({ confidence: 0.25, stroke_width: 3 });
+	});
+
+	it.each([
+		['the bounds themselves', { confidence: 0, strokeWidth: 5 }, { confidence: 0, stroke_width: 5 }],
+		['the upper confidence bound and the lowest stroke', { confidence: 1, strokeWidth: 1 }, { confidence: 1, stroke_width: 1 }],
+		['decimals written the short ways', { confidence: '.25', strokeWidth: '2.' }, { confidence: 0.25, stroke_width: 2 }],
+		['booleans as booleans', { annotate: true, showConfidence: false }, { annotate: true, show_prob: false }],
+		['a number an expression left null is unset', { confidence: null, strokeWidth: null }, {}],
+		['multi-digit text', { strokeWidth: ' 4.00 ', confidence: '0.125' }, { confidence: 0.125, stroke_width: 4 }],
+		['booleans an expression gives as text', { annotate: 'false', showConfidence: 'true' }, { annotate: false, show_prob: true }],
+		['a boolean left blank is unset', { annotate: '', showConfidence: null }, {}],
+	])('accepts %s and sends them as the service expects', async (_, options, sent) => {
+		await run(detectParameters(server(), { options }), [carItem()]);
+		expect(server().requests).toHaveLength(1);
+		const body = server().requests[0].body as Record<string, unknown>;
+		expect(body).toEqual({ image: CAR.toString('base64'), ...sent });
+	});
+
+	it('accepts a Model ID with spaces and capitals, and options an expression turned into text', async () => {
+		const id = server().models.detect;
+		await run(detectParameters(server(), { modelId: `  ${id.toUpperCase()}  `, options: 'not an object' }), [carItem()]);
+		expect(server().requests.map((request) => request.path)).toEqual([`/predict/detect/${id}/`]);
+	});
+
+	it('accepts options an expression left null, and an output field name with spaces around it', async () => {
+		const { items } = await run(detectParameters(server(), { options: null }), [carItem()]);
+		expect(server().requests).toHaveLength(1);
+		expect(items[0].json.totalDetections).toBeGreaterThan(0);
+		const named = await run(detectParameters(server(), { options: { annotatedImageField: ' annotated ' } }), [carItem()]);
+		expect(Object.keys(named.items[0].binary ?? {}).sort()).toEqual(['annotated', 'data']);
+	});
+
+	it('accepts the largest Concurrency and Retries', async () => {
+		await run(detectParameters(server(), { options: { concurrency: 50, retries: '10' } }), [carItem()]);
+		expect(server().requests).toHaveLength(1);
 	});
 
 	it('refuses a Concurrency of 0', async () => {
