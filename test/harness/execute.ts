@@ -134,20 +134,19 @@ export class BinaryStore {
 	) {}
 
 	put(bytes: Buffer, meta: { fileName?: string; mimeType?: string }): IBinaryData {
-		const extension = meta.fileName?.includes('.') ? meta.fileName.split('.').pop() : undefined;
-		if (this.mode === 'default') {
-			const mimeType = meta.mimeType ?? 'application/octet-stream';
-			return { data: bytes.toString('base64'), mimeType, fileName: meta.fileName, fileExtension: extension, fileSize: `${bytes.length} B` };
-		}
+		const described = {
+			mimeType: meta.mimeType ?? 'application/octet-stream',
+			fileName: meta.fileName,
+			fileExtension: meta.fileName?.includes('.') ? meta.fileName.split('.').pop() : undefined,
+			fileSize: `${bytes.length} B`,
+		};
+		if (this.mode === 'default') return { data: bytes.toString('base64'), ...described };
 		const id = `${this.mode === 'database' ? 'database' : 'filesystem-v2'}:${randomUUID()}`;
 		this.files.set(id, bytes);
 		return {
 			id,
 			data: this.mode === 'database' ? 'database' : 'filesystem-v2',
-			mimeType: meta.mimeType ?? 'application/octet-stream',
-			fileName: meta.fileName,
-			fileExtension: extension,
-			fileSize: `${bytes.length} B`,
+			...described,
 			...(this.sizeInMetadataOnly ? {} : { bytes: bytes.length }),
 		};
 	}

@@ -7,6 +7,16 @@ import { useServer } from './setup';
 
 const credential = new ImageInferenceApi();
 
+/** Base URLs as typed in the credential, and where requests then go: the node and the Test button agree. */
+const BASE_URLS: Array<[unknown, string]> = [
+	['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
+	['  http://127.0.0.1:8080//  ', 'http://127.0.0.1:8080'],
+	['https://inference.example.com/v1/', 'https://inference.example.com/v1'],
+	['', 'https://api.epigos.ai'],
+	['   ', 'https://api.epigos.ai'],
+	[undefined, 'https://api.epigos.ai'],
+];
+
 describe('credential: authenticate', () => {
 	const base: IHttpRequestOptions = { url: '/x', headers: { Accept: 'application/json' }, qs: { a: 1 } };
 
@@ -24,13 +34,7 @@ describe('credential: authenticate', () => {
 		expect(out.baseURL).toBe('https://api.epigos.ai');
 	});
 
-	it.each([
-		['  http://127.0.0.1:8080//  ', 'http://127.0.0.1:8080'],
-		['https://inference.example.com/v1/', 'https://inference.example.com/v1'],
-		[undefined, 'https://api.epigos.ai'],
-		['   ', 'https://api.epigos.ai'],
-		[42, 'https://api.epigos.ai'],
-	])('sends requests to the Base URL %j as %s', async (baseUrl, expected) => {
+	it.each([...BASE_URLS, [42, 'https://api.epigos.ai']])('sends requests to the Base URL %j as %s', async (baseUrl, expected) => {
 		const out = await credential.authenticate({ apiKey: 'k', sendAs: 'header', baseUrl } as never, { url: '/x' });
 		expect(out.baseURL).toBe(expected);
 	});
@@ -77,14 +81,7 @@ async function runCredentialTest(credentials: { baseUrl: string; apiKey: string;
 }
 
 describe('the test request\'s Base URL, as n8n resolves it', () => {
-	it.each([
-		['http://127.0.0.1:8080', 'http://127.0.0.1:8080'],
-		['  http://127.0.0.1:8080//  ', 'http://127.0.0.1:8080'],
-		['https://inference.example.com/v1/', 'https://inference.example.com/v1'],
-		['', 'https://api.epigos.ai'],
-		['   ', 'https://api.epigos.ai'],
-		[undefined, 'https://api.epigos.ai'],
-	])('%j → %s', (baseUrl, expected) => {
+	it.each(BASE_URLS)('%j → %s', (baseUrl, expected) => {
 		expect(resolveBaseUrl(baseUrl)).toBe(expected);
 	});
 });
