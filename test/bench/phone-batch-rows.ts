@@ -7,10 +7,12 @@
  */
 import { DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION, isInstalled } from '../e2e/lib';
 import type { BatchResult } from './phone-batch';
-import { runPhoneBatch } from './phone-batch';
+import { runPhoneBatch, workflowName } from './phone-batch';
 import { phonePhotos, smallPhotos } from './phone-photos';
 
 const CONCURRENCY = 5;
+/** Queue mode: rounds of the node and the alternative workflow, side by side. */
+const QUEUE_ROUNDS = 5;
 const LATENCY_MS = 1000;
 const fixed = (value: number, digits = 2) => value.toFixed(digits);
 
@@ -31,16 +33,20 @@ export async function phoneBatchRows(smoke: boolean, asked: boolean, installFail
 			const installFailure = installFailures.get(version);
 			if (installFailure) throw new Error(installFailure);
 			if (!isInstalled(version)) throw new Error(`n8n ${version} is not installed`);
-			const result = await runPhoneBatch({
+			const results = await runPhoneBatch({
 				version,
 				photos: smoke ? smallPhotos() : phonePhotos((line) => process.stderr.write(`${line}\n`)),
 				concurrency: CONCURRENCY,
 				latencyMs: LATENCY_MS,
 				warmUp: smoke ? 1 : CONCURRENCY,
 				queue,
+				rounds: smoke ? 1 : QUEUE_ROUNDS,
 				log: (line) => process.stderr.write(`${line}\n`),
 			});
-			rows.push(describe(result));
+			if (queue) {
+				rows.push(...results.map(describe), sideBySide(results));
+				failed ||= !sideBySideHolds(results);
+			} else rows.push(...results.map(describe));
 		} catch (error) {
 			failed = true;
 			const why = (error instanceof Error ? error.message : String(error)).split('\n')[0];
@@ -51,19 +57,55 @@ export async function phoneBatchRows(smoke: boolean, asked: boolean, installFail
 }
 
 function describe(result: BatchResult): string[] {
+	const queue = result.measured === 'worker';
 	const label =
 		`6. ${result.count} phone photos (mean ${fixed(result.meanImageMb, 1)} MB) in real n8n ${result.version}` +
-		`${result.measured === 'worker' ? ' queue mode (main + 1 worker, Postgres, Redis; the worker measured)' : ''}, ${result.binaryMode} binary data, ` +
-		`detect + annotate, concurrency ${result.concurrency}, ${result.latencyMs} ms latency`;
-	const measuredProcess = result.measured === 'worker' ? 'worker' : 'n8n';
+		`${queue ? ' queue mode (main + 1 worker, Postgres, Redis; the worker measured)' : ''}, ${result.binaryMode} binary data, ` +
+		`detect + annotate, concurrency ${result.concurrency}, ${result.latencyMs} ms latency` +
+		(queue ? `: ${workflowName(result.workflow)}, round ${result.round + 1}` : '');
+	const measuredProcess = queue ? 'worker' : 'n8n';
 	const outcome = result.itemsInOrder ? `all ${result.count} items out, in order, each with its own answer` : `ITEMS WRONG: ${result.problems.slice(0, 3).join('; ')}`;
+	const buffers =
+		result.liveBuffersMb === undefined
+			? ''
+			: `; live Buffers at most ${fixed(result.liveBuffersMb, 0)} MB over the start, (concurrency + 2) × 4/3 × photo = ${fixed(result.buffersBoundMb, 0)} MB: ${fixed(result.liveBuffersMb / result.buffersBoundMb)} ×`;
 	return [
 		label,
 		`${measuredProcess} peak RSS growth ${fixed(result.peakGrowthMb, 0)} MB over ${fixed(result.baselineMb, 0)} MB after the warm-up: **${fixed(result.ratio)} ×** (concurrency × mean image); ` +
-			`during the node ${fixed(result.nodeGrowthMb, 0)} MB (${fixed(result.nodeRatio)} ×); over the idle process before the warm-up ${fixed(result.peakOverIdleMb, 0)} MB ` +
-			`(${fixed(result.peakOverIdleMb / (result.concurrency * result.meanImageMb))} ×)`,
-		`node wall ${fixed(result.wallMs / 1000)} s, ideal ${fixed(result.idealMs / 1000)} s: ${fixed(result.wallMs / result.idealMs)} × ` +
+			`during the prediction ${fixed(result.nodeGrowthMb, 0)} MB (${fixed(result.nodeRatio)} ×); over the idle process before the warm-up ${fixed(result.peakOverIdleMb, 0)} MB ` +
+			`(${fixed(result.peakOverIdleMb / (result.concurrency * result.meanImageMb))} ×)${buffers}`,
+		`wall ${fixed(result.wallMs / 1000)} s, ideal ${fixed(result.idealMs / 1000)} s: ${fixed(result.wallMs / result.idealMs)} × ` +
 			`(first request after ${fixed(result.firstRequestMs / 1000)} s, uploads ${fixed(result.meanUploadMs, 0)} ms each); ${outcome}`,
-		result.version.startsWith('1.') ? 'reported (1.x keeps binary data in memory)' : result.measured === 'worker' ? 'reported (queue mode)' : '≤ 3 ×',
+		result.version.startsWith('1.') ? 'reported (1.x keeps binary data in memory)' : queue ? 'reported (compared in the next row)' : '≤ 3 ×',
+	];
+}
+
+/** Each round's node result over the alternative's from the same round. */
+function roundRatios(results: BatchResult[]) {
+	const rounds = [...new Set(results.map((result) => result.round))];
+	return rounds.map((round) => {
+		const node = results.find((result) => result.round === round && result.workflow === 'node')!;
+		const alternative = results.find((result) => result.round === round && result.workflow === 'alternative')!;
+		return { node, alternative, peak: node.peakGrowthMb / alternative.peakGrowthMb, wall: node.wallMs / alternative.wallMs };
+	});
+}
+
+function sideBySideHolds(results: BatchResult[]): boolean {
+	return roundRatios(results).every(({ node, alternative, peak, wall }) => node.itemsInOrder && alternative.itemsInOrder && peak <= 1 && wall <= 1);
+}
+
+function sideBySide(results: BatchResult[]): string[] {
+	const ratios = roundRatios(results);
+	const list = (values: number[]) => values.map((value) => fixed(value)).join(', ');
+	const wrong = ratios.flatMap(({ node, alternative }) => [node, alternative]).filter((result) => !result.itemsInOrder);
+	return [
+		`6. Queue mode side by side, ${ratios.length} rounds: the node against ${workflowName('alternative')} (HTTP Request batching ${ratios[0]?.node.concurrency} every ${ratios[0]?.node.latencyMs} ms)`,
+		`node ÷ alternative, peak RSS growth: **${list(ratios.map((ratio) => ratio.peak))}** (node ${list(ratios.map((ratio) => ratio.node.peakGrowthMb))} MB, ` +
+			`alternative ${list(ratios.map((ratio) => ratio.alternative.peakGrowthMb))} MB); live Buffers node ${list(ratios.map((ratio) => ratio.node.liveBuffersMb ?? NaN))} MB, ` +
+			`alternative ${list(ratios.map((ratio) => ratio.alternative.liveBuffersMb ?? NaN))} MB`,
+		`wall: **${list(ratios.map((ratio) => ratio.wall))}** (node ${list(ratios.map((ratio) => ratio.node.wallMs / 1000))} s, alternative ${list(ratios.map((ratio) => ratio.alternative.wallMs / 1000))} s); ` +
+			`first request after: node ${list(ratios.map((ratio) => ratio.node.firstRequestMs / 1000))} s, alternative ${list(ratios.map((ratio) => ratio.alternative.firstRequestMs / 1000))} s; ` +
+			(wrong.length ? `ITEMS WRONG in ${wrong.length} batches` : 'every batch: all items out, in order, each with its own answer'),
+		'≤ 1.0 × in every round, peak growth and wall',
 	];
 }

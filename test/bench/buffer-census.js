@@ -1,0 +1,19 @@
+/**
+ * Benchmark 6 only: preloaded into the queue-mode n8n worker (`NODE_OPTIONS=--require <this>`,
+ * with BUFFER_CENSUS_DIR set), it appends "<epoch ms> <bytes>" every 5 ms to <dir>/<pid>.log: the
+ * process's live ArrayBuffer memory (process.memoryUsage().arrayBuffers: every Buffer, the
+ * photos, request bodies and answers included). Other processes that inherit NODE_OPTIONS (the
+ * task runners) write their own files; the benchmark reads the worker's. Plain JavaScript: it
+ * runs inside n8n's Node, without ts-node.
+ */
+'use strict';
+const { openSync, writeSync } = require('node:fs');
+const { join } = require('node:path');
+
+const folder = process.env.BUFFER_CENSUS_DIR;
+if (folder) {
+	const file = openSync(join(folder, `${process.pid}.log`), 'a');
+	const sample = () => writeSync(file, `${Date.now()} ${process.memoryUsage().arrayBuffers}\n`);
+	setInterval(sample, 5).unref();
+	sample();
+}
