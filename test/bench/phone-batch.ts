@@ -38,6 +38,12 @@ export interface BatchOptions {
 	queue?: boolean;
 	/** Queue mode: how many rounds of the node and the alternative workflow, side by side (default 1). */
 	rounds?: number;
+	/**
+	 * Queue mode: a smaller batch (the first photos) that both run in every round as well. The
+	 * alternative cannot run the whole batch in queue mode (its execution cannot be saved: see
+	 * BatchFailure), so the side-by-side figures come from this one.
+	 */
+	smallerBatch?: number;
 	log?: (line: string) => void;
 }
 
@@ -83,6 +89,21 @@ export interface BatchResult {
 	problems: string[];
 }
 
+/** A batch that n8n could not finish: what it said, when, and what the worker had grown by then. */
+export interface BatchFailure {
+	workflow: BatchWorkflow;
+	round: number;
+	count: number;
+	failed: string;
+	/** The first line of the measured process's log that names an error. */
+	workerSaid?: string;
+	afterMs: number;
+	peakGrowthMb: number;
+	requestsAnswered: number;
+}
+
+export type BatchOutcome = BatchResult | BatchFailure;
+
 const mb = (bytes: number) => bytes / 2 ** 20;
 
 /** Samples a process's resident set size from /proc every few milliseconds. */
@@ -112,12 +133,12 @@ function rssSampler(pid: number) {
  * HTTP Request (the JSON body `{"image": …}`, the key as a header credential, batches of
  * Concurrency every latency: its closest to Concurrency in flight, as HttpRequestV3 sends a
  * batch without waiting and sleeps the interval between batches) → Convert to File (the answer's
- * `image` as the picture). Convert to File keeps no JSON, so the summary reads the detections
- * from the HTTP Request node, as a user's next node would.
+ * `image` as the picture) → Edit Fields (the detections from the HTTP Request node beside the
+ * file, as Convert to File keeps no JSON).
  */
 export type BatchWorkflow = 'node' | 'alternative';
 
-const WORKFLOW_NAMES: Record<BatchWorkflow, string> = { node: 'Image Inference', alternative: 'Extract From File → HTTP Request → Convert to File' };
+const WORKFLOW_NAMES: Record<BatchWorkflow, string> = { node: 'Image Inference', alternative: 'Extract From File → HTTP Request → Convert to File → Edit Fields' };
 export const workflowName = (which: BatchWorkflow) => WORKFLOW_NAMES[which];
 
 const CREDENTIAL_ID = 'phonebatchcred01';
@@ -161,12 +182,22 @@ function predictionNodes(which: BatchWorkflow, options: BatchOptions, serviceUrl
 			},
 			{ typeVersion: 1.1 },
 		),
+		node(
+			'Detections Beside the File',
+			'n8n-nodes-base.set',
+			{
+				mode: 'manual',
+				assignments: { assignments: [{ id: randomUUID(), name: 'detections', value: "={{ $('HTTP Request').item.json.detections }}", type: 'array' }] },
+				includeOtherFields: true,
+				options: {},
+			},
+			{ typeVersion: 3.4 },
+		),
 	];
 }
 
 function batchWorkflow(which: BatchWorkflow, webhookPath: string, options: BatchOptions, serviceUrl: string) {
 	const paths = JSON.stringify(options.photos);
-	const detections = which === 'node' ? 'item.json.detections' : '$("HTTP Request").all()[index].json.detections';
 	const nodes = [
 		node(
 			'Webhook',
@@ -191,7 +222,7 @@ function batchWorkflow(which: BatchWorkflow, webhookPath: string, options: Batch
 				'  return { json: { index, at, readDoneAt: $("Photos Read").first().json.readDoneAt, paired: item.pairedItem,',
 				'    fileName: file && file.fileName, mimeType: file && file.mimeType, id: (file && file.id) || null,',
 				'    base64Length: inline ? inline.length : null, base64Head: inline ? inline.slice(0, 4096) : null, base64Tail: inline ? inline.slice(-4096) : null,',
-				`    detections: ${detections} } };`,
+				'    detections: item.json.detections } };',
 				'});',
 			].join('\n'),
 		),
@@ -206,7 +237,7 @@ function batchWorkflow(which: BatchWorkflow, webhookPath: string, options: Batch
  * measuring the node and the alternative (the order alternating from round to round), each on a
  * fresh worker warmed up with the same workflow, beside one main, Postgres and Redis.
  */
-export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult[]> {
+export async function runPhoneBatch(options: BatchOptions): Promise<BatchOutcome[]> {
 	const log = options.log ?? (() => undefined);
 	const answers = await phoneAnswers(options.photos, log);
 	const photoBytes = options.photos.map((photo) => readFileSync(photo));
@@ -226,7 +257,7 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult[
 	const setting: BatchSetting = {
 		options,
 		answers,
-		meanImage: photoBytes.reduce((sum, photo) => sum + photo.length, 0) / photoBytes.length,
+		photoBytes,
 		binaryMode: options.queue ? 'database' : major >= 2 ? 'filesystem' : 'default',
 		home,
 		service,
@@ -247,11 +278,15 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult[
 			paths.set(which, webhookPath);
 		}
 		const main = await home.start();
-		const results: BatchResult[] = [];
+		const results: BatchOutcome[] = [];
 		const rounds = options.queue ? Math.max(1, options.rounds ?? 1) : 1;
+		const sizes = options.queue && options.smallerBatch ? [options.photos.length, options.smallerBatch] : [options.photos.length];
 		for (let round = 0; round < rounds; round++) {
 			const order = round % 2 === 0 ? compared : [...compared].reverse();
-			for (const which of order) {
+			for (const [which, count] of sizes.flatMap((size) => order.map((which) => [which, size] as const))) {
+				// the alternative's whole batch fails the same way each time (n8n cannot save it): tried once
+				const failedBefore = results.some((result) => 'failed' in result && result.workflow === which && result.count === count);
+				if (failedBefore) continue;
 				const worker = census
 					? await home.start({
 						command: 'worker',
@@ -259,7 +294,7 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult[
 					})
 					: undefined;
 				try {
-					results.push(await measureBatch(setting, { which, round, main, worker, url: `${main.url}/webhook/${paths.get(which)}`, census }));
+					results.push(await measureBatch(setting, { which, round, count, main, worker, url: `${main.url}/webhook/${paths.get(which)}`, census }));
 				} finally {
 					await worker?.stop();
 				}
@@ -277,7 +312,7 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchResult[
 interface BatchSetting {
 	options: BatchOptions;
 	answers: PhoneAnswer[];
-	meanImage: number;
+	photoBytes: Buffer[];
 	binaryMode: string;
 	home: N8nHome;
 	service: ProgrammedService;
@@ -287,14 +322,19 @@ interface BatchSetting {
 interface BatchRun {
 	which: BatchWorkflow;
 	round: number;
+	/** How many of the photos (the first ones). */
+	count: number;
 	main: N8nServer;
 	worker?: N8nServer;
 	url: string;
 	census?: string;
 }
 
-/** Warms the measured process up with a few photos, then measures one batch of all photos. */
-async function measureBatch(setting: BatchSetting, run: BatchRun): Promise<BatchResult> {
+/**
+ * Warms the measured process up with a few photos, then measures one batch. The alternative's
+ * batch may fail in n8n (what it costs is the result then); the node's must not.
+ */
+async function measureBatch(setting: BatchSetting, run: BatchRun): Promise<BatchOutcome> {
 	const { options, service, log } = setting;
 	const measuredProcess = run.worker ?? run.main;
 	const sampler = rssSampler(measuredProcess.process.pid);
@@ -307,7 +347,9 @@ async function measureBatch(setting: BatchSetting, run: BatchRun): Promise<Batch
 		}
 		const text = await response.text();
 		if (response.status !== 200) throw new Error(`the batch (${workflowName(run.which)}) answered ${response.status}: ${text.slice(0, 500)}`);
-		return JSON.parse(text) as Array<Record<string, unknown>>;
+		const items = JSON.parse(text) as unknown;
+		if (!Array.isArray(items)) throw new Error(`the batch (${workflowName(run.which)}) answered no list of items: ${text.slice(0, 500)}`);
+		return items as Array<Record<string, unknown>>;
 	};
 	try {
 		await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -320,17 +362,29 @@ async function measureBatch(setting: BatchSetting, run: BatchRun): Promise<Batch
 		const idle = sampler.between(before - 1000, before);
 		const baseline = idle.sort((a, b) => a - b)[Math.floor(idle.length / 2)];
 		service.served.splice(0);
-		log(`n8n ${options.version} (${workflowName(run.which)}): ${options.photos.length} photos, concurrency ${options.concurrency}, latency ${options.latencyMs} ms`);
-		const items = await call(options.photos.length);
+		log(`n8n ${options.version} (${workflowName(run.which)}): ${run.count} photos, concurrency ${options.concurrency}, latency ${options.latencyMs} ms`);
+		const sent = Date.now();
+		let items: Array<Record<string, unknown>>;
+		try {
+			items = await call(run.count);
+		} catch (error) {
+			if (run.which === 'node') throw error;
+			const peakGrowth = Math.max(...sampler.between(before, Date.now())) - baseline;
+			const why = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+			const workerLog = existsSync(measuredProcess.logFile) ? readFileSync(measuredProcess.logFile, 'utf8') : '';
+			const workerSaid = /^.*(?:Error|error).*$/m.exec(workerLog)?.[0].trim();
+			return { workflow: run.which, round: run.round, count: run.count, failed: why, workerSaid, afterMs: Date.now() - sent, peakGrowthMb: mb(peakGrowth), requestsAnswered: service.served.length };
+		}
 		await new Promise((resolve) => setTimeout(resolve, 50));
 		const ended = Number(items[0]?.at);
 		const started = Number(items[0]?.readDoneAt);
 		const peak = Math.max(...sampler.between(before, ended));
 		const atNodeStart = sampler.between(before, started).pop() ?? baseline;
 		const nodePeak = Math.max(...sampler.between(started, ended));
-		const problems = checkItems(items, options.photos, setting.answers, setting.home, Boolean(options.queue));
-		const { meanImage } = setting;
-		const idealMs = Math.ceil(options.photos.length / options.concurrency) * options.latencyMs;
+		const photos = options.photos.slice(0, run.count);
+		const problems = checkItems(items, photos, setting.answers, setting.home, Boolean(options.queue));
+		const meanImage = setting.photoBytes.slice(0, run.count).reduce((sum, photo) => sum + photo.length, 0) / run.count;
+		const idealMs = Math.ceil(run.count / options.concurrency) * options.latencyMs;
 		const buffers = run.census && run.worker ? bufferPeak(join(run.census, `${run.worker.process.pid}.log`), started, ended) : undefined;
 		return {
 			version: options.version,
@@ -338,7 +392,7 @@ async function measureBatch(setting: BatchSetting, run: BatchRun): Promise<Batch
 			round: run.round,
 			binaryMode: setting.binaryMode,
 			measured: run.worker ? 'worker' : 'main',
-			count: options.photos.length,
+			count: run.count,
 			meanImageMb: mb(meanImage),
 			concurrency: options.concurrency,
 			latencyMs: options.latencyMs,
@@ -419,7 +473,7 @@ function sameDetections(actual: unknown, expected: unknown[]): boolean {
 	);
 }
 
-/** `node -r ts-node/register/transpile-only test/bench/phone-batch.ts [version…]`: the batch alone. */
+/** `node -r ts-node/register/transpile-only test/bench/phone-batch.ts [version…] [--queue [--rounds=N] [--smaller=N]]`: the batch alone. */
 if (require.main === module) {
 	const versions = process.argv.slice(2).filter((arg) => /^\d/.test(arg));
 	const queue = process.argv.includes('--queue');
@@ -427,7 +481,8 @@ if (require.main === module) {
 		const photos = phonePhotos(console.log);
 		for (const version of versions.length ? versions : ['2.41.1']) {
 			const rounds = Number(process.argv.find((arg) => arg.startsWith('--rounds='))?.slice('--rounds='.length) ?? 1);
-			for (const result of await runPhoneBatch({ version, photos, concurrency: 5, latencyMs: 1000, warmUp: 5, queue, rounds, log: console.log })) {
+			const smallerBatch = Number(process.argv.find((arg) => arg.startsWith('--smaller='))?.slice('--smaller='.length) ?? 0) || undefined;
+			for (const result of await runPhoneBatch({ version, photos, concurrency: 5, latencyMs: 1000, warmUp: 5, queue, rounds, smallerBatch, log: console.log })) {
 				console.log(JSON.stringify(result));
 			}
 		}
