@@ -44,6 +44,14 @@ export interface BatchOptions {
 	 * BatchFailure), so the side-by-side figures come from this one.
 	 */
 	smallerBatch?: number;
+	/** Queue mode: which to run (default both). */
+	workflows?: BatchWorkflow[];
+	/**
+	 * Queue mode: sample the worker's Buffers every this many ms after a full garbage collection
+	 * (what is held, not what awaits collection). It slows the worker: RSS and wall of such a run
+	 * are not comparable.
+	 */
+	censusAfterCollectionMs?: number;
 	log?: (line: string) => void;
 }
 
@@ -268,7 +276,7 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchOutcome
 			imageInferenceCredential(CREDENTIAL_ID, { baseUrl: service.url, apiKey: service.apiKey }),
 			{ id: HEADER_CREDENTIAL_ID, name: 'Phone batch X-API-Key', type: 'httpHeaderAuth', data: { name: 'X-API-Key', value: service.apiKey } },
 		]);
-		const compared: BatchWorkflow[] = options.queue ? ['node', 'alternative'] : ['node'];
+		const compared: BatchWorkflow[] = options.queue ? (options.workflows ?? ['node', 'alternative']) : ['node'];
 		const paths = new Map<BatchWorkflow, string>();
 		for (const which of compared) {
 			const webhookPath = `phone-batch-${which}-${randomUUID().slice(0, 8)}`;
@@ -290,7 +298,11 @@ export async function runPhoneBatch(options: BatchOptions): Promise<BatchOutcome
 				const worker = census
 					? await home.start({
 						command: 'worker',
-						env: { BUFFER_CENSUS_DIR: census, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(__dirname, 'buffer-census.js')}`.trim() },
+						env: {
+							BUFFER_CENSUS_DIR: census,
+							BUFFER_CENSUS_GC_MS: String(options.censusAfterCollectionMs ?? 0),
+							NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(__dirname, 'buffer-census.js')}`.trim(),
+						},
 					})
 					: undefined;
 				try {
@@ -473,16 +485,23 @@ function sameDetections(actual: unknown, expected: unknown[]): boolean {
 	);
 }
 
-/** `node -r ts-node/register/transpile-only test/bench/phone-batch.ts [version…] [--queue [--rounds=N] [--smaller=N]]`: the batch alone. */
+/**
+ * `node -r ts-node/register/transpile-only test/bench/phone-batch.ts [version…] [--queue [--rounds=N]
+ * [--smaller=N] [--workflows=node,alternative] [--census-gc=MS]]`: the batch alone.
+ */
 if (require.main === module) {
+	const argument = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 	const versions = process.argv.slice(2).filter((arg) => /^\d/.test(arg));
 	const queue = process.argv.includes('--queue');
 	void (async () => {
 		const photos = phonePhotos(console.log);
 		for (const version of versions.length ? versions : ['2.41.1']) {
-			const rounds = Number(process.argv.find((arg) => arg.startsWith('--rounds='))?.slice('--rounds='.length) ?? 1);
-			const smallerBatch = Number(process.argv.find((arg) => arg.startsWith('--smaller='))?.slice('--smaller='.length) ?? 0) || undefined;
-			for (const result of await runPhoneBatch({ version, photos, concurrency: 5, latencyMs: 1000, warmUp: 5, queue, rounds, smallerBatch, log: console.log })) {
+			const rounds = Number(argument('rounds') ?? 1);
+			const smallerBatch = Number(argument('smaller') ?? 0) || undefined;
+			const workflows = argument('workflows')?.split(',') as BatchWorkflow[] | undefined;
+			const censusAfterCollectionMs = Number(argument('census-gc') ?? 0) || undefined;
+			const batch = { version, photos, concurrency: 5, latencyMs: 1000, warmUp: 5, queue, rounds, smallerBatch, workflows, censusAfterCollectionMs, log: console.log };
+			for (const result of await runPhoneBatch(batch)) {
 				console.log(JSON.stringify(result));
 			}
 		}
