@@ -6,7 +6,7 @@
 export default {
 	packageManager: 'npm',
 	testRunner: 'jest',
-	jest: { projectType: 'custom', configFile: 'jest.config.js', enableFindRelatedTests: false },
+	jest: { projectType: 'custom', configFile: 'test/mutation/jest.config.js', enableFindRelatedTests: false },
 	coverageAnalysis: 'perTest',
 	checkers: [],
 	mutate: ['nodes/**/*.ts', 'credentials/**/*.ts', '!nodes/**/*.description.ts'],
@@ -15,6 +15,10 @@ export default {
 	reporters: ['clear-text', 'progress', 'html', 'json'],
 	htmlReporter: { fileName: 'reports/mutation/index.html' },
 	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+	// `npm run test:mutation` runs every mutant (--incremental --force) and keeps this file as the
+	// committed baseline (test/mutation/baseline.json); `npm run test:mutation:changed` starts from
+	// a copy of the baseline and runs only the mutants of code and tests changed since.
+	incrementalFile: 'reports/mutation/incremental.json',
 	thresholds: { high: 95, low: 90, break: 90 },
 	timeoutMS: 10000,
 	concurrency: 2,

@@ -1,6 +1,7 @@
 import { PNG } from 'pngjs';
 
-import { decodeImage } from '../reference-server/image-codec';
+import { fillRect } from '../reference-server/draw';
+import { decodeImage, encodeImage } from '../reference-server/image-codec';
 
 /**
  * A photo's own pixels re-encoded as a PNG: a real image in a second format; `uncompressed`
@@ -34,4 +35,17 @@ export function pngClaimingSize(width: number, height: number): Buffer {
 	bytes.writeUInt32BE(width, 16);
 	bytes.writeUInt32BE(height, 20);
 	return bytes;
+}
+
+/**
+ * Several objects of several labels to the reference server's colour-region model: on a grey
+ * ground, two blue blocks (the larger one its most confident object), a red and a green one.
+ */
+export function colourScene(): Buffer {
+	const image = { width: 480, height: 320, data: Buffer.alloc(480 * 320 * 4, 128) };
+	fillRect(image, 20, 20, 160, 120, [50, 90, 240]);
+	fillRect(image, 300, 200, 60, 50, [50, 90, 240]);
+	fillRect(image, 260, 30, 70, 60, [230, 40, 40]);
+	fillRect(image, 40, 220, 50, 40, [40, 200, 70]);
+	return encodeImage(image, 'png');
 }

@@ -2,9 +2,9 @@ import { sha256 } from '../reference-server';
 import { decodeImage } from '../reference-server/image-codec';
 import type { InputItem } from '../harness/execute';
 import { FILE_HEAD_BYTES } from '../../nodes/ImageInference/helpers/imageInput';
-import { SAMPLE_PDF } from '../harness/images';
+import { SAMPLE_PDF, colourScene } from '../harness/images';
 import type { ReferenceServer } from '../reference-server';
-import { CAR, DOG, carItem, classifyParameters, dogItem, detectParameters, failureOf, fixture, pngOf, useServer } from './setup';
+import { CAR, DOG, carItem, classifyParameters, dogItem, detectParameters, failureOf, pngOf, useServer } from './setup';
 
 type Detection = { label: string; confidence: number; x: number; y: number; width: number; height: number };
 
@@ -12,17 +12,18 @@ const PDF = SAMPLE_PDF;
 const CAR_PNG = pngOf(CAR);
 
 /** An e-mail-like item: a photo, a PDF and a PNG, as Gmail names attachments. */
-/** car.jpg and dog.jpg tiled 2×2 (test/fixtures/README.md): several objects of several labels to the real detector. */
-const GRID = fixture('car-dog-grid.jpg');
-const gridItem = (): InputItem => ({ binary: { data: { bytes: GRID, fileName: 'car-dog-grid.jpg', mimeType: 'image/jpeg' } } });
-/** The server's answer for the grid, with what the filter tests rely on checked first. */
-function gridAnswer(server: ReferenceServer) {
-	const answer = server.predict('detect', GRID, {});
+/** Two blue blocks, a red and a green one (test/harness/images.ts): several objects of several labels to the colour model. */
+const SCENE = colourScene();
+const sceneItem = (): InputItem => ({ binary: { data: { bytes: SCENE, fileName: 'scene.png', mimeType: 'image/png' } } });
+/** The server's answer for the scene, with what the filter tests rely on checked first. */
+function sceneAnswer(server: ReferenceServer) {
+	const answer = server.predict('detect', SCENE, {});
 	const confidences = answer.detections.map((d) => d.confidence);
 	expect(confidences).toEqual([...confidences].sort((a, b) => b - a));
-	expect(answer.labelsCount.length).toBeGreaterThanOrEqual(2);
-	expect(answer.labelsCount.find(({ label }) => label === 'dog')?.total).toBeGreaterThanOrEqual(2);
-	expect(answer.detections[0].label).toBe('dog');
+	expect(answer.labelsCount.length).toBeGreaterThanOrEqual(3);
+	expect(answer.labelsCount.find(({ label }) => label === 'blue')?.total).toBe(2);
+	// the most confident object is not blue: Max Objects after Only These Labels must pick among the blue ones
+	expect(answer.detections[0].label).not.toBe('blue');
 	return answer;
 }
 
@@ -55,7 +56,7 @@ function expectedDetections(detections: Detection[], filter: { only?: string[]; 
 }
 
 describe('several images per item', () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 	const predicted = (bytes: Buffer) => server().predict('detect', bytes, {}).detections as Detection[];
 
 	it('takes a comma-separated field list: one item per image, in the list’s order, each paired with its item', async () => {
@@ -123,7 +124,7 @@ describe('several images per item', () => {
 });
 
 describe('checking files before any request', () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 
 	it.each([
 		['n8n 2.x (the file’s size on the binary)', false],
@@ -180,7 +181,7 @@ describe("n8n 1.x's default binary mode: files held in memory, with no id to str
 });
 
 describe("n8n's database binary mode: each file read once", () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 	const detected = (bytes: Buffer) => ({ detections: server().predict('detect', bytes, {}).detections, ...sizeOf(bytes) });
 
 	it('reads each image whole once, for its request; a file its mime type calls no image is not read at all', async () => {
@@ -236,7 +237,7 @@ describe("n8n's database binary mode: each file read once", () => {
 });
 
 describe('one item per object', () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 	const carDetections = () => server().predict('detect', CAR, {}).detections as Detection[];
 
 	it('yields each object with its box, index, count and image facts, carrying the original image', async () => {
@@ -279,54 +280,53 @@ describe('one item per object', () => {
 	});
 
 	it('keeps the most confident Max Objects, after the label filter (several objects of several labels)', async () => {
-		const answer = gridAnswer(server());
-		const dogs = answer.detections.filter((d) => d.label === 'dog');
+		const answer = sceneAnswer(server());
+		const blues = answer.detections.filter((d) => d.label === 'blue');
 		const { items } = await run(
-			detectParameters(server(), { outputItems: 'object', options: { onlyLabels: 'dog', maxObjects: 1 } }),
-			[gridItem()],
+			detectParameters(server(), { outputItems: 'object', options: { onlyLabels: 'blue', maxObjects: 1 } }),
+			[sceneItem()],
 		);
-		// the server lists the most confident first (checked in gridAnswer): the first dog is the one kept
-		expect(items.map(({ json: { label, confidence, x, y, width, height } }) => ({ label, confidence, x, y, width, height }))).toEqual([dogs[0]]);
+		// the server lists the most confident first (checked in sceneAnswer): the first blue block is the one kept, though a red one is more confident
+		expect(items.map(({ json: { label, confidence, x, y, width, height } }) => ({ label, confidence, x, y, width, height }))).toEqual([blues[0]]);
 		expect(items[0].json.objectCount).toBe(1);
 	});
 });
 
 describe('label filters, output images, size and summary (one item per image)', () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 	const carDetections = () => server().predict('detect', CAR, {}).detections as Detection[];
 
-	describe('on a photo the detector reads as several objects of several labels', () => {
-		const counts = () => Object.fromEntries(gridAnswer(server()).labelsCount.map(({ label, total }) => [label, total]));
+	describe('on a picture the model reads as several objects of several labels', () => {
 
 		it.each([
-			['Only These Labels as text', { onlyLabels: ' dog ' }],
-			['Only These Labels as a list', { onlyLabels: ['dog'] }],
-		])('%s: only the dogs are kept, counted and summed up', async (_, options) => {
-			const answer = gridAnswer(server());
-			const { items } = await run(detectParameters(server(), { options }), [gridItem()]);
+			['Only These Labels as text', { onlyLabels: ' blue ' }],
+			['Only These Labels as a list', { onlyLabels: ['blue'] }],
+		])('%s: only the blue objects are kept, counted and summed up', async (_, options) => {
+			const answer = sceneAnswer(server());
+			const { items } = await run(detectParameters(server(), { options }), [sceneItem()]);
 			expect(items[0].json).toMatchObject({
-				detections: answer.detections.filter((d) => d.label === 'dog'),
-				labelsCount: [{ label: 'dog', total: counts().dog }],
-				countsByLabel: { dog: counts().dog },
-				totalDetections: counts().dog,
-				summary: `${counts().dog} dog`,
+				detections: answer.detections.filter((d) => d.label === 'blue'),
+				labelsCount: [{ label: 'blue', total: 2 }],
+				countsByLabel: { blue: 2 },
+				totalDetections: 2,
+				summary: '2 blue',
 			});
 		});
 
-		it('Ignore These Labels: every label but dog is kept, with the server’s counts', async () => {
-			const answer = gridAnswer(server());
-			const { items } = await run(detectParameters(server(), { options: { ignoreLabels: 'dog,nothing-like-it' } }), [gridItem()]);
-			const others = answer.labelsCount.filter(({ label }) => label !== 'dog');
+		it('Ignore These Labels: every label but blue is kept, with the server’s counts', async () => {
+			const answer = sceneAnswer(server());
+			const { items } = await run(detectParameters(server(), { options: { ignoreLabels: 'blue,nothing-like-it' } }), [sceneItem()]);
+			const others = answer.labelsCount.filter(({ label }) => label !== 'blue');
 			expect(items[0].json).toMatchObject({
-				detections: answer.detections.filter((d) => d.label !== 'dog'),
+				detections: answer.detections.filter((d) => d.label !== 'blue'),
 				labelsCount: others,
-				totalDetections: answer.detections.length - counts().dog,
+				totalDetections: answer.detections.length - 2,
 			});
 		});
 
 		it('Max Objects 2: the two most confident, whatever their label', async () => {
-			const answer = gridAnswer(server());
-			const { items } = await run(detectParameters(server(), { options: { maxObjects: 2 } }), [gridItem()]);
+			const answer = sceneAnswer(server());
+			const { items } = await run(detectParameters(server(), { options: { maxObjects: 2 } }), [sceneItem()]);
 			expect(items[0].json).toMatchObject({ detections: answer.detections.slice(0, 2), totalDetections: 2 });
 		});
 	});
@@ -370,7 +370,7 @@ describe('label filters, output images, size and summary (one item per image)', 
 });
 
 describe('the returned annotated picture, read tolerantly', () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 
 	it('accepts a data:image/…;base64, prefix', async () => {
 		const result = server().predict('detect', CAR, {});
@@ -401,7 +401,7 @@ describe('the returned annotated picture, read tolerantly', () => {
 });
 
 describe('bad input for several images and the new options, refused before any request', () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 
 	it.each([
 		['a field list naming a missing field', { binaryPropertyName: 'attachment_0, attachment_9' }, /No binary field "attachment_9" on this item/, /"attachment_0", "attachment_1", "attachment_2"/],

@@ -1,0 +1,74 @@
+// The mutation score of the code changed since the committed baseline (test/mutation/baseline.json,
+// written by the last full run), read from the report an incremental run just wrote
+// (reports/mutation/mutation.json). Fails under the threshold the full run must meet
+// (stryker.config.mjs `thresholds.break`). A mutant counts as changed when it sits on a line
+// that is new or edited since the baseline; the lines of a file are matched by their longest
+// common subsequence, so code that only moved is not counted.
+//   node test/mutation/changed-score.mjs [report] [baseline]
+import { readFileSync } from 'node:fs';
+
+import config from '../../stryker.config.mjs';
+
+const [reportPath = 'reports/mutation/mutation.json', baselinePath = 'test/mutation/baseline.json'] = process.argv.slice(2);
+const report = JSON.parse(readFileSync(reportPath, 'utf8'));
+const baseline = JSON.parse(readFileSync(baselinePath, 'utf8'));
+const threshold = config.thresholds.break;
+
+/** 1-based numbers of the lines of `after` that are not in a longest common subsequence with `before`. */
+function changedLines(before, after) {
+	const a = before.split('\n');
+	const b = after.split('\n');
+	const common = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
+	for (let i = a.length - 1; i >= 0; i--) {
+		for (let j = b.length - 1; j >= 0; j--) {
+			common[i][j] = a[i] === b[j] ? common[i + 1][j + 1] + 1 : Math.max(common[i + 1][j], common[i][j + 1]);
+		}
+	}
+	const changed = new Set();
+	let i = 0;
+	let j = 0;
+	while (j < b.length) {
+		if (i < a.length && a[i] === b[j]) {
+			i++;
+			j++;
+		} else if (i < a.length && common[i + 1][j] >= common[i][j + 1]) {
+			i++;
+		} else {
+			changed.add(j + 1);
+			j++;
+		}
+	}
+	return changed;
+}
+
+const DETECTED = new Set(['Killed', 'Timeout']);
+const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+
+const changed = [];
+for (const [file, { source, mutants }] of Object.entries(report.files)) {
+	const before = baseline.files[file]?.source;
+	if (before === source) continue;
+	const lines = before === undefined ? undefined : changedLines(before, source);
+	for (const mutant of mutants) {
+		const { start, end } = mutant.location;
+		let touched = lines === undefined;
+		for (let line = start.line; !touched && line <= end.line; line++) touched = lines.has(line);
+		if (touched) changed.push({ file, ...mutant });
+	}
+}
+
+const scored = changed.filter((mutant) => DETECTED.has(mutant.status) || UNDETECTED.has(mutant.status));
+const detected = scored.filter((mutant) => DETECTED.has(mutant.status)).length;
+if (scored.length === 0) {
+	console.log(`Mutation score of the changed code: no mutant on a line changed since ${baselinePath}.`);
+	process.exit(0);
+}
+const score = (100 * detected) / scored.length;
+console.log(`Mutation score of the changed code: ${score.toFixed(2)} % (${detected} of ${scored.length} mutants detected; threshold ${threshold} %).`);
+for (const mutant of scored.filter((m) => UNDETECTED.has(m.status))) {
+	console.log(`  ${mutant.status}: ${mutant.file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} → ${JSON.stringify(mutant.replacement ?? '')}`);
+}
+if (score < threshold) {
+	console.log('Kill each survivor with a test of what a user sees, or list it in docs/testing.md as equivalent with its reason.');
+	process.exit(1);
+}

@@ -1,0 +1,73 @@
+// Jest's node environment with two additions for mutation runs (StrykerJS wraps it with its own
+// coverage mixin, @stryker-mutator/jest-runner's mixin-jest-environment.cjs):
+// - in the dry run, it records which mutants each test file reaches, counting what its module
+//   loading and hooks run as well as its tests (StrykerJS's "static" mutants);
+// - in a mutant's run, the first failing test kills the mutant, so every later test of that run
+//   is skipped (StrykerJS's jest runner turns jest's own `bail` off). A test skipped on
+//   `test_start` never runs: jest-circus checks `test.mode` after dispatching that event
+//   (jest-circus/build/run.js, `_runTest`); a describe block whose tests are all skipped runs
+//   no hooks (jest-circus/build/utils.js, `getAllHooksForDescribe`), so no servers start.
+const { TestEnvironment } = require('jest-environment-node');
+
+const { activeMutant, hitCounts, record } = require('./fileCoverage');
+
+const killed = new Set();
+/** Test file → when it last killed a mutant in this process (the sequencer tries it first). */
+const lastKill = new Map();
+let kills = 0;
+
+function skipAll(block) {
+	for (const child of block.children) {
+		if (child.type === 'describeBlock') skipAll(child);
+		else child.mode = 'skip';
+	}
+}
+
+class MutationEnvironment extends TestEnvironment {
+	constructor(config, context) {
+		super(config, context);
+		this.rootDir = config.projectConfig.rootDir;
+		this.testPath = context.testPath;
+	}
+
+	/** StrykerJS's shared state in the tests' global scope, absent when jest runs without it. */
+	strykerContext() {
+		const namespace = this.global.__strykerGlobalNamespace__;
+		return namespace === undefined ? undefined : this.global[namespace];
+	}
+
+	async setup() {
+		await super.setup();
+		if (activeMutant() === undefined && this.strykerContext()) {
+			this.before = hitCounts(this.strykerContext());
+			this.startedAt = Date.now();
+		}
+	}
+
+	async teardown() {
+		if (this.before) {
+			const reached = [...hitCounts(this.strykerContext())]
+				.filter(([id, n]) => n > (this.before.get(id) ?? 0))
+				.map(([id]) => id);
+			record(this.rootDir, this.testPath, reached, Date.now() - this.startedAt);
+		}
+		await super.teardown();
+	}
+
+	async handleTestEvent(event, state) {
+		const mutant = activeMutant();
+		if (mutant === undefined) return;
+		if (event.name === 'run_start' && killed.has(mutant)) skipAll(state.rootDescribeBlock);
+		if (event.name === 'test_start' && killed.has(mutant)) event.test.mode = 'skip';
+		if (event.name === 'test_done' && event.test.errors.length > 0) {
+			killed.add(mutant);
+			lastKill.set(this.testPath, ++kills);
+			skipAll(state.rootDescribeBlock);
+		}
+	}
+}
+
+MutationEnvironment.isKilled = (mutant) => killed.has(mutant);
+MutationEnvironment.lastKill = (testPath) => lastKill.get(testPath) ?? 0;
+
+module.exports = MutationEnvironment;
