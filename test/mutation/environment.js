@@ -12,9 +12,9 @@ const { TestEnvironment } = require('jest-environment-node');
 const { activeMutant, hitCounts, record } = require('./fileCoverage');
 
 const killed = new Set();
-/** Test file → when it last killed a mutant in this process (the sequencer tries it first). */
-const lastKill = new Map();
-let kills = 0;
+/** The test files that killed this process's last mutants, newest last (the sequencer tries them first). */
+const recentKillers = [];
+const RECENT = 20;
 
 function skipAll(block) {
 	for (const child of block.children) {
@@ -61,13 +61,14 @@ class MutationEnvironment extends TestEnvironment {
 		if (event.name === 'test_start' && killed.has(mutant)) event.test.mode = 'skip';
 		if (event.name === 'test_done' && event.test.errors.length > 0) {
 			killed.add(mutant);
-			lastKill.set(this.testPath, ++kills);
+			recentKillers.push(this.testPath);
+			if (recentKillers.length > RECENT) recentKillers.shift();
 			skipAll(state.rootDescribeBlock);
 		}
 	}
 }
 
 MutationEnvironment.isKilled = (mutant) => killed.has(mutant);
-MutationEnvironment.lastKill = (testPath) => lastKill.get(testPath) ?? 0;
+MutationEnvironment.recentKills = (testPath) => recentKillers.filter((path) => path === testPath).length;
 
 module.exports = MutationEnvironment;
