@@ -21,5 +21,6 @@ export default {
 	incrementalFile: 'reports/mutation/incremental.json',
 	thresholds: { high: 95, low: 90, break: 90 },
 	timeoutMS: 10000,
-	concurrency: 2,
+	// Three runners on two cores: tests wait on sockets, simulated latency and back-off sleeps.
+	concurrency: 3,
 };

@@ -9,6 +9,7 @@ import { withImagesFromElsewhere } from './helpers/agentInputBinary';
 import { runAsTool, runsAsTool, toolDescriptionProperty } from './helpers/toolOutput';
 
 export class ImageInference implements INodeType {
+	// Stryker disable all: read by n8n's editor and engine, checked in real n8n by the e2e tests (docs/testing.md)
 	description: INodeTypeDescription = {
 		displayName: 'Image Inference',
 		name: 'imageInference',
@@ -75,6 +76,7 @@ export class ImageInference implements INodeType {
 			toolDescriptionProperty,
 		],
 	};
+	// Stryker restore all
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const context = withImagesFromElsewhere(this);

@@ -12,10 +12,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import type { GraphModel } from '@tensorflow/tfjs-converter';
-import { loadGraphModel } from '@tensorflow/tfjs-converter';
-import * as tf from '@tensorflow/tfjs-core';
+import type * as Tf from '@tensorflow/tfjs-core';
 
 import { COCO_LABELS } from './coco-labels';
 import type { RgbaImage } from './image-codec';
@@ -55,10 +53,10 @@ function humanPackageDir(): string {
 }
 
 /** A tfjs IO handler for a graph model on disk: model.json plus its weight shards, read with fs. */
-export function fileModelHandler(modelJsonPath: string): tf.io.IOHandler {
+export function fileModelHandler(modelJsonPath: string): Tf.io.IOHandler {
 	return {
 		load: async () => {
-			const model = JSON.parse(readFileSync(modelJsonPath, 'utf8')) as tf.io.ModelJSON;
+			const model = JSON.parse(readFileSync(modelJsonPath, 'utf8')) as Tf.io.ModelJSON;
 			const groups = model.weightsManifest ?? [];
 			const shards = groups.flatMap((group) => group.paths.map((path) => readFileSync(join(dirname(modelJsonPath), path))));
 			// One ArrayBuffer made here (not a view on a pooled Buffer): tfjs slices weights out of it by offset.
@@ -92,8 +90,18 @@ export function loadDetector(): Promise<Detector> {
 	return loading;
 }
 
+/**
+ * TensorFlow.js is required here, when a detector is first needed, not where this module is
+ * imported: most tests and benchmarks import the reference server for its synthetic models only,
+ * and loading tfjs costs each of them about 0.4 s (every jest test file, every mutant's run).
+ */
 async function load(): Promise<Detector> {
 	const started = performance.now();
+	/* eslint-disable @typescript-eslint/no-require-imports */
+	const tf = require('@tensorflow/tfjs-core') as typeof Tf;
+	const { setWasmPaths } = require('@tensorflow/tfjs-backend-wasm') as typeof import('@tensorflow/tfjs-backend-wasm');
+	const { loadGraphModel } = require('@tensorflow/tfjs-converter') as typeof import('@tensorflow/tfjs-converter');
+	/* eslint-enable @typescript-eslint/no-require-imports */
 	setWasmPaths(`${dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'))}/`);
 	if (!(await tf.setBackend('wasm'))) throw new Error('the TensorFlow.js WebAssembly backend did not start');
 	const model = await loadGraphModel(fileModelHandler(join(humanPackageDir(), 'models', MODEL_FILE)));
@@ -101,7 +109,7 @@ async function load(): Promise<Detector> {
 	const detector: Detector = {
 		description: DETECTOR_DESCRIPTION,
 		loadMs: 0,
-		candidates: (image) => run(model, size, image),
+		candidates: (image) => run(tf, model, size, image),
 	};
 	// The first run compiles the graph's kernels; doing it here keeps it out of the first request.
 	detector.candidates({ width: 1, height: 1, data: Buffer.alloc(4) });
@@ -115,10 +123,10 @@ function inputSize(model: GraphModel): number {
 	return size;
 }
 
-function run(model: GraphModel, size: number, image: RgbaImage): Candidate[] {
+function run(tf: typeof Tf, model: GraphModel, size: number, image: RgbaImage): Candidate[] {
 	const rows = tf.tidy(() => {
 		const input = tf.tensor4d(resizeBilinear(image, size), [1, size, size, 3]);
-		const output = model.execute(input, [OUTPUT]) as tf.Tensor;
+		const output = model.execute(input, [OUTPUT]) as Tf.Tensor;
 		return output.arraySync() as number[][][];
 	})[0];
 	const scaleX = image.width / size;

@@ -1,4 +1,4 @@
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { DetectRequest, DetectResult } from '../contract';
@@ -15,8 +15,7 @@ import type { Watch } from '../helpers/previousLook';
 import { compareWithPreviousLook, readWatch } from '../helpers/previousLook';
 import type { PlaceOptions, PlacedZones } from '../helpers/zones';
 import { checkSizeKnowable, countsByZone, keepsPlace, placeDetections, placeZones, readPlaceOptions, requireSize } from '../helpers/zones';
-import { watchOptions } from './watch.description';
-import { confidenceOption, optionsCollection } from './common.description';
+import { detectProperties } from './detect.description';
 import { predict } from './predict';
 import type { ExecutionContext, ImagePlan, Operation } from './types';
 
@@ -25,133 +24,7 @@ type OutputImages = (typeof OUTPUT_IMAGES)[number];
 const OUTPUT_ITEMS = ['image', 'object'] as const;
 type OutputItems = (typeof OUTPUT_ITEMS)[number];
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Output Items',
-		name: 'outputItems',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'One Item per Image',
-				value: 'image',
-				description: 'The image’s detections, counts per label and a summary in one item',
-			},
-			{
-				name: 'One Item per Object',
-				value: 'object',
-				description:
-					'One item per detected object with its label, confidence and box (x, y, width, height), ready for Edit Image’s Crop',
-			},
-		],
-		default: 'image',
-		builderHint: {
-			propertyHint:
-				"Keep 'image' (one item per image with detections, countsByLabel, totalDetections and summary) to count, branch with IF or send a message or the annotated picture. " +
-				"Use 'object' to handle each detection as its own item (e.g. crop it with Edit Image using x, y, width and height); an image with no object then gives no item unless the option includeImagesWithoutObjects is on.",
-		},
-	},
-	optionsCollection([
-		{
-			displayName: 'Annotate Image',
-			name: 'annotate',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether the service draws the bounding boxes on the image and returns it as a file. When not set, it is asked for only if Output Images includes the annotated image.',
-		},
-		{
-			displayName: 'Box Stroke Width',
-			name: 'strokeWidth',
-			type: 'number',
-			default: 2,
-			typeOptions: { minValue: STROKE_WIDTH_BOUNDS.min, maxValue: STROKE_WIDTH_BOUNDS.max },
-			description: 'Border width of the drawn boxes, from 1 to 5',
-		},
-		confidenceOption,
-		{
-			displayName: 'Ignore These Labels',
-			name: 'ignoreLabels',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. car, truck',
-			description:
-				'Objects with these labels are left out, and counts and summary follow. Comma-separated; labels are matched exactly as the service returns them (case counts). The annotated picture still shows what the service drew.',
-		},
-		{
-			displayName: 'Include Images Without Objects',
-			name: 'includeImagesWithoutObjects',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether an image with no (remaining) object still yields one item, with objectCount 0. Off: such an image yields no item, as Split Out does.',
-			displayOptions: { show: { '/outputItems': ['object'] } },
-		},
-		...watchOptions,
-		{
-			displayName: 'Max Objects',
-			name: 'maxObjects',
-			type: 'number',
-			default: 10,
-			typeOptions: { minValue: MAX_OBJECTS_BOUNDS.min, maxValue: MAX_OBJECTS_BOUNDS.max, numberPrecision: 0 },
-			description: 'Keep at most this many objects per image, the most confident first (after the label filters)',
-		},
-		{
-			displayName: 'Only These Labels',
-			name: 'onlyLabels',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. person, dog',
-			description:
-				'Keep only objects with these labels; counts and summary follow. Comma-separated; labels are matched exactly as the service returns them (case counts). The annotated picture still shows what the service drew.',
-		},
-		{
-			displayName: 'Output Images',
-			name: 'outputImages',
-			type: 'options',
-			options: [
-				{ name: 'Annotated', value: 'annotated', description: 'The picture with the boxes the service drew' },
-				{ name: 'Original', value: 'original', description: 'The image as it came in (for a crop, or to forward it)' },
-				{ name: 'Both', value: 'both', description: 'The annotated and the original image, each in its own field' },
-				{ name: 'None', value: 'none', description: 'No image, only the results' },
-			],
-			default: 'annotated',
-			description: 'Which image files the output items carry',
-			builderHint: {
-				propertyHint:
-					"'annotated' (default) puts the picture with the boxes drawn in binary field data, for Send Email, Telegram or a form's completion page; " +
-					"'original' carries the input image on, for cropping with Edit Image (not with Image Source url); 'both' carries both; " +
-					"'none' when only the numbers are needed: the service then draws no picture.",
-			},
-		},
-		{
-			displayName: 'Put Annotated Image in Field',
-			name: 'annotatedImageField',
-			type: 'string',
-			default: 'data',
-			description:
-				'The output binary field for the annotated image. With one named input field, a URL or Base64, the item’s other binary fields pass through unchanged.',
-			displayOptions: { hide: { outputImages: ['original', 'none'] } },
-		},
-		{
-			displayName: 'Put Original Image in Field',
-			name: 'originalImageField',
-			type: 'string',
-			default: 'original',
-			description: 'The output binary field for the original image',
-			displayOptions: { show: { outputImages: ['original', 'both'] } },
-		},
-		{
-			displayName: 'Show Confidence on Boxes',
-			name: 'showConfidence',
-			type: 'boolean',
-			default: true,
-			description: 'Whether each drawn box is labelled with its confidence',
-		},
-	]),
-];
-
-export const description = updateDisplayOptions({ show: { operation: ['detect'] } }, properties);
+export const description = updateDisplayOptions({ show: { operation: ['detect'] } }, detectProperties);
 
 export interface DetectFields {
 	request: Omit<DetectRequest, 'image'>;
