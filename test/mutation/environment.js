@@ -9,7 +9,7 @@
 //   no hooks (jest-circus/build/utils.js, `getAllHooksForDescribe`), so no servers start.
 const { TestEnvironment } = require('jest-environment-node');
 
-const { activeMutant, hitCounts, record } = require('./fileCoverage');
+const { activeMutant, coveringTests, hitCounts, record, testsSeen } = require('./fileCoverage');
 
 const killed = new Set();
 /** The test files that killed this process's last mutants, newest last (the sequencer tries them first). */
@@ -40,6 +40,7 @@ class MutationEnvironment extends TestEnvironment {
 		await super.setup();
 		if (activeMutant() === undefined && this.strykerContext()) {
 			this.before = hitCounts(this.strykerContext());
+			this.testsBefore = testsSeen(this.strykerContext());
 			this.startedAt = Date.now();
 		}
 	}
@@ -49,7 +50,8 @@ class MutationEnvironment extends TestEnvironment {
 			const reached = [...hitCounts(this.strykerContext())]
 				.filter(([id, n]) => n > (this.before.get(id) ?? 0))
 				.map(([id]) => id);
-			record(this.rootDir, this.testPath, reached, Date.now() - this.startedAt);
+			const ownTests = [...testsSeen(this.strykerContext())].filter((test) => !this.testsBefore.has(test));
+			record(this.rootDir, this.testPath, reached, coveringTests(this.strykerContext(), ownTests), Date.now() - this.startedAt);
 		}
 		await super.teardown();
 	}

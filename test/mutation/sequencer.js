@@ -3,9 +3,10 @@
 // filters tests by name, so each mutant paid for all the files' imports and module-level setup
 // (about 1 s a file: n8n-workflow alone is some 700 modules). Since the first failing test ends a
 // mutant's run (environment.js, runner.js), the files go in the order of their expected cost to a
-// kill: their time in the dry run, divided by one plus how many of the last 20 mutants they killed
-// (StrykerJS tests a source file's mutants one after another, and neighbours fall to the same
-// tests; a slow file that kills often still waits behind a quick one that might).
+// kill: their time in the dry run, divided by one plus how many of their tests reach the mutant
+// and by one plus how many of the last 20 mutants they killed (StrykerJS tests a source file's
+// mutants one after another, and neighbours fall to the same tests; a slow file that kills often
+// still waits behind a quick one that might).
 // With no record, or no file for a mutant, every file runs, as StrykerJS would.
 const Sequencer = require('@jest/test-sequencer').default;
 
@@ -19,7 +20,10 @@ class MutantSequencer extends Sequencer {
 		if (!map) return super.sort(tests);
 		const reaching = tests.filter((test) => map.get(test.path)?.reached.has(mutant));
 		const chosen = reaching.length > 0 ? reaching : tests;
-		const cost = (test) => (map.get(test.path)?.ms ?? Infinity) / (1 + recentKills(test.path));
+		const cost = (test) => {
+			const file = map.get(test.path);
+			return (file?.ms ?? Infinity) / (1 + (file?.covering?.[mutant] ?? 0)) / (1 + recentKills(test.path));
+		};
 		return [...chosen].sort((a, b) => cost(a) - cost(b));
 	}
 }

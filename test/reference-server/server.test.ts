@@ -91,6 +91,17 @@ describe('400: every malformed request, with details', () => {
 		expect(response.json.details).toEqual([expect.objectContaining({ location: 'path', pointer: 'model_id' })]);
 	});
 
+	it.each([
+		['missing image', { confidence: 0.2 }, [{ location: 'body', type: 'value_error.missing', pointer: '/image' }]],
+		['an empty image', { image: '' }, [{ location: 'body', pointer: '/image' }]],
+		['confidence above 1', { image, confidence: 1.5 }, [{ location: 'body', type: 'value_error.number.not_le', pointer: '/confidence' }]],
+		['confidence as text', { image, confidence: '0.5' }, [{ location: 'body', pointer: '/confidence' }]],
+	])('classification: %s', async (_, body, details) => {
+		const response = await post(classifyPath(), body);
+		expect(response.status).toBe(400);
+		expect(response.json).toMatchObject({ type: 'error', code: 'bad_request', status: 400, details });
+	});
+
 	it('classification accepts confidence and fields it does not know', async () => {
 		expect((await post(classifyPath(), { image, confidence: 0.2, top_k: 3 })).status).toBe(200);
 	});
