@@ -41,37 +41,39 @@ const sizeOf = (bytes: Buffer) => {
 	return { imageWidth: width, imageHeight: height };
 };
 
-/** What the node should report for an image: the server's own prediction, filtered as asked. */
-function expectedDetections(detections: Detection[], filter: { only?: string[]; ignore?: string[]; max?: number } = {}) {
-	let kept = detections.filter((d) => (!filter.only || filter.only.includes(d.label)) && !filter.ignore?.includes(d.label));
-	if (filter.max !== undefined) kept = [...kept].sort((a, b) => b.confidence - a.confidence).slice(0, filter.max);
-	const counts = new Map<string, number>();
-	for (const { label } of kept) counts.set(label, (counts.get(label) ?? 0) + 1);
-	return {
-		detections: kept,
-		countsByLabel: Object.fromEntries(counts),
-		totalDetections: kept.length,
-		summary: kept.length ? [...counts].map(([label, total]) => `${total} ${label}`).join(', ') : 'nothing detected',
-	};
-}
+type Answer = { detections: Detection[]; labelsCount: Array<{ label: string; total: number }> };
+/** What the node reports of an answer no option filtered: the service's detections and its own counts. */
+const asAnswered = ({ detections, labelsCount }: Answer) => ({
+	detections,
+	labelsCount,
+	countsByLabel: Object.fromEntries(labelsCount.map(({ label, total }) => [label, total])),
+	totalDetections: detections.length,
+});
 
 describe('several images per item', () => {
 	const { server, run } = useServer({ defaultModels: 'synthetic' });
-	const predicted = (bytes: Buffer) => server().predict('detect', bytes, {}).detections as Detection[];
+	const answered = (bytes: Buffer) => asAnswered(server().predict('detect', bytes, {}) as Answer);
+	/** The summary the node gives the same image sent as an item of its own. */
+	const summaryAlone = async (bytes: Buffer, fileName: string) =>
+		(await run(detectParameters(server()), [{ binary: { data: { bytes, fileName, mimeType: 'image/jpeg' } } }])).items[0].json.summary;
 
 	it('takes a comma-separated field list: one item per image, in the list’s order, each paired with its item', async () => {
 		const { items, bytes } = await run(detectParameters(server(), { binaryPropertyName: 'attachment_2, attachment_0' }), [mailItem()]);
 		expect(items).toHaveLength(2);
 		expect(items.map((item) => item.json.field)).toEqual(['attachment_2', 'attachment_0']);
 		expect(items.map((item) => item.json.fileName)).toEqual(['car.png', 'dog.jpg']);
-		expect(items[0].json).toMatchObject({ ...expectedDetections(predicted(CAR_PNG)), ...sizeOf(CAR_PNG) });
-		expect(items[1].json).toMatchObject({ ...expectedDetections(predicted(DOG)), ...sizeOf(DOG) });
+		expect(items[0].json).toMatchObject({ ...answered(CAR_PNG), ...sizeOf(CAR_PNG) });
+		expect(items[1].json).toMatchObject({ ...answered(DOG), ...sizeOf(DOG) });
+		expect(items[0].json.summary).not.toBe(items[1].json.summary);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
 		// each item carries its own annotated picture, not the e-mail's other files
 		expect(Object.keys(items[0].binary ?? {})).toEqual(['data']);
 		expect(items[0].binary?.data.fileName).toBe('car.annotated.png');
 		expect(bytes(items[0], 'data').equals(Buffer.from(server().predict('detect', CAR_PNG, {}).image!, 'base64'))).toBe(true);
 		expect(server().requests).toHaveLength(2);
+		// each image's summary is the one it gets sent alone
+		const summaries = [await summaryAlone(CAR_PNG, 'car.png'), await summaryAlone(DOG, 'dog.jpg')];
+		expect(items.map((item) => item.json.summary)).toEqual(summaries);
 	});
 
 	it('“All Images on the Item” sends every image in field order and lists the skipped file', async () => {
@@ -85,8 +87,8 @@ describe('several images per item', () => {
 		expect(items[0].json.skippedFiles).toEqual(skipped);
 		expect(items[1].json.skippedFiles).toEqual(skipped);
 		expect(items[2].json.skippedFiles).toEqual([]);
-		expect(items[0].json).toMatchObject(expectedDetections(predicted(DOG)));
-		expect(items[1].json).toMatchObject(expectedDetections(predicted(CAR_PNG)));
+		expect(items[0].json).toMatchObject(answered(DOG));
+		expect(items[1].json).toMatchObject(answered(CAR_PNG));
 		expect(server().requests).toHaveLength(3);
 	});
 
@@ -384,7 +386,7 @@ describe('the returned annotated picture, read tolerantly', () => {
 		server().addFault({ action: { type: 'bad-annotated-image' } });
 		const { items, bytes } = await run(detectParameters(server()), [carItem()]);
 		const expected = server().predict('detect', CAR, {});
-		expect(items[0].json).toMatchObject(expectedDetections(expected.detections));
+		expect(items[0].json).toMatchObject(asAnswered(expected as Answer));
 		expect(items[0].json.warnings).toEqual([expect.stringMatching(/annotated image that is not valid base64; the item has no annotated image/)]);
 		// no annotated file: the input's own file is still there, untouched
 		expect(bytes(items[0], 'data').equals(CAR)).toBe(true);
