@@ -12,7 +12,7 @@ const { TestEnvironment } = require('jest-environment-node');
 const { activeMutant, coveringTests, hitCounts, record, testsSeen } = require('./fileCoverage');
 
 const killed = new Set();
-/** The test files that killed this process's last mutants, newest last (the sequencer tries them first). */
+/** The test files that killed this process's last mutants, newest last (the sequencer favours them). */
 const recentKillers = [];
 const RECENT = 20;
 
