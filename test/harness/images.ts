@@ -49,3 +49,28 @@ export function colourScene(): Buffer {
 	fillRect(image, 40, 220, 50, 40, [40, 200, 70]);
 	return encodeImage(image, 'png');
 }
+
+/** A camera's view for the colour-region model: a red block on a grey road stands in for a car. */
+export type CameraFrame = 'empty' | 'carInZone' | 'carOutsideZone';
+export const CAMERA = { width: 676, height: 380 };
+/**
+ * Where the model boxes the red "car" in 'carInZone': the block is aligned to the model's grid of
+ * 15-pixel cells, so its box is exact. It stands where car.jpg's car does, in DRIVEWAY
+ * (test/watch/frames.ts); 'carOutsideZone' has it 225 pixels further right along the road.
+ */
+export const CAMERA_CAR_BOX = { x: 285, y: 195, width: 30, height: 30 };
+export const CAMERA_CAR_MOVED_BY = 225;
+
+const cameraFrames = new Map<CameraFrame, Buffer>();
+
+export function cameraFrame(name: CameraFrame): Buffer {
+	let frame = cameraFrames.get(name);
+	if (!frame) {
+		const image = { ...CAMERA, data: Buffer.alloc(CAMERA.width * CAMERA.height * 4, 128) };
+		const { x, y, width, height } = CAMERA_CAR_BOX;
+		if (name !== 'empty') fillRect(image, x + (name === 'carOutsideZone' ? CAMERA_CAR_MOVED_BY : 0), y, width, height, [230, 40, 40]);
+		frame = encodeImage(image, 'png');
+		cameraFrames.set(name, frame);
+	}
+	return frame;
+}

@@ -1,5 +1,5 @@
 import { decodeImage } from '../reference-server/image-codec';
-import { CAR, DOG, classifyParameters, dogItem, useServer } from './setup';
+import { CAR, DOG, classifyParameters, dogItem, failureOf, useServer } from './setup';
 
 describe('Classify Image', () => {
 	const { server, run } = useServer({ defaultModels: 'synthetic' });
@@ -48,5 +48,29 @@ describe('Classify Image', () => {
 		expect(byUrl).toMatchObject({ imageWidth: null, imageHeight: null });
 		expect(byUrl.field).toBeUndefined();
 		expect(byBase64).toMatchObject({ fileName: 'image', imageWidth: byFile.imageWidth, imageHeight: byFile.imageHeight });
+	});
+
+	it('adds no file to an item whose image came as a URL or as base64, and keeps the files it had', async () => {
+		const url = server().hostImage(DOG, 'image/jpeg');
+		const note = { bytes: Buffer.from('delivery note'), fileName: 'note.txt', mimeType: 'text/plain' };
+		const { items: byUrl } = await run(classifyParameters(server(), { imageSource: 'url', imageUrl: url }), [{ json: {} }]);
+		const { items: byBase64 } = await run(classifyParameters(server(), { imageSource: 'base64', imageBase64: DOG.toString('base64') }), [
+			{ json: {}, binary: { note } },
+		]);
+		expect(byUrl[0].binary).toBeUndefined();
+		expect(Object.keys(byBase64[0].binary ?? {})).toEqual(['note']);
+	});
+
+	it('gives no hint when the model names a category', async () => {
+		const { items, hints } = await run(classifyParameters(server()), [dogItem()]);
+		expect((items[0].json.predictions as unknown[]).length).toBeGreaterThan(0);
+		expect(hints).toEqual([]);
+	});
+
+	it('refuses a Confidence Threshold out of range by its name, before any request', async () => {
+		const failure = await failureOf(run(classifyParameters(server(), { options: { confidence: 1.5 } }), [dogItem()]));
+		expect(failure.message).toBe('Confidence Threshold must be a number from 0 to 1, got 1.5');
+		expect(failure.itemIndex).toBe(0);
+		expect(server().requests).toHaveLength(0);
 	});
 });

@@ -412,7 +412,8 @@ describe('bad input for several images and the new options, refused before any r
 		['Max Objects -1 by expression', { options: { maxObjects: -1 } }, /Max Objects must be a whole number from 1 to 10000, got -1/, undefined],
 		['Max Objects 2.5 by expression', { options: { maxObjects: 2.5 } }, /Max Objects must be a whole number from 1 to 10000, got 2.5/, undefined],
 		['an empty Only These Labels', { options: { onlyLabels: ' , ' } }, /Only These Labels is empty/, /remove the option/],
-		['the same field for both pictures', { options: { outputImages: 'both', originalImageField: 'data' } }, /cannot both go into field "data"/, undefined],
+		['the same field for both pictures', { options: { outputImages: 'both', originalImageField: 'data' } }, /cannot both go into field "data"/, /^Give "Put Annotated Image in Field" and "Put Original Image in Field" different names\.$/],
+		['an empty field for the original', { options: { outputImages: 'both', originalImageField: ' ' } }, /^Put Original Image in Field is empty$/, undefined],
 		['an unknown Output Images', { options: { outputImages: 'thumbnail' } }, /Output Images must be one of annotated, original, both, none/, undefined],
 		['Original for an image URL', { imageSource: 'url', imageUrl: 'https://example.com/a.jpg', options: { outputImages: 'original' } }, /an image URL does not give it/, /HTTP Request/],
 	] as const)('%s', async (_, bad, message, description) => {

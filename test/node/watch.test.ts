@@ -1,78 +1,84 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_TOOL_RESULT_CHARS } from '../../nodes/ImageInference/helpers/toolOutput';
-import { DRIVEWAY, frame } from '../watch/frames';
-import { detectParameters, failureOf, fixture, useServer } from './setup';
+import type { CameraFrame } from '../harness/images';
+import { CAMERA, CAMERA_CAR_BOX, cameraFrame, colourScene } from '../harness/images';
+import { DRIVEWAY } from '../watch/frames';
+import { detectParameters, failureOf, useServer } from './setup';
 
 type Placed = { label: string; confidence: number; relativeBox: { x: number; y: number; width: number; height: number } | null; zones?: string[] };
 
-/** The car in car.jpg, boxed by hand (test/fixtures/annotations.json), on the 676 × 380 photo. */
-const CAR_BOX = { x: 290, y: 195, width: 28, height: 23 };
-const photoItem = (name: Parameters<typeof frame>[0]) => ({ binary: { data: { bytes: frame(name), fileName: `${name}.jpg`, mimeType: 'image/jpeg' } } });
+// The zones are under test here, not the detector: the camera's frames are made for the
+// reference server's fast colour-region model, a red block on a grey road standing in for a car
+// where car.jpg has it (test/harness/images.ts). watch.e2e.test.ts watches the real car in real n8n.
+const CAR = 'red';
+const CAR_BOX = CAMERA_CAR_BOX;
+const { width: W, height: H } = CAMERA;
+const photoItem = (name: CameraFrame) => ({ binary: { data: { bytes: cameraFrame(name), fileName: `${name}.png`, mimeType: 'image/png' } } });
 const driveway = (extra: IDataObject = {}) => ({ zones: { zone: [{ name: 'driveway', points: DRIVEWAY }] }, zoneAnchor: 'bottomCenter', ...extra });
 
 describe('Watching a place: zones, object sizes, relative boxes', () => {
-	const { server, run } = useServer();
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
 
 	it('gives each object its zones and relative box, and counts per zone', async () => {
 		const { items } = await run(detectParameters(server(), { options: driveway({ zones: { zone: [{ name: 'driveway', points: DRIVEWAY }, { name: 'sky', points: '0,0 1,0 1,0.3 0,0.3' }] } }) }), [photoItem('carInZone')]);
 		const json = items[0].json;
 		const [car] = json.detections as Placed[];
-		expect(car.label).toBe('car');
+		expect(car.label).toBe(CAR);
 		expect(car.zones).toEqual(['driveway']);
-		expect(car.relativeBox!.x).toBeCloseTo(CAR_BOX.x / 676, 2);
-		expect(car.relativeBox!.y).toBeCloseTo(CAR_BOX.y / 380, 2);
-		expect(car.relativeBox!.width).toBeCloseTo(CAR_BOX.width / 676, 2);
-		expect(car.relativeBox!.height).toBeCloseTo(CAR_BOX.height / 380, 2);
-		expect(json.countsByZone).toEqual({ driveway: { car: 1 }, sky: {} });
-		expect(json.summary).toBe('1 car');
+		expect(car.relativeBox!.x).toBeCloseTo(CAR_BOX.x / W, 3);
+		expect(car.relativeBox!.y).toBeCloseTo(CAR_BOX.y / H, 3);
+		expect(car.relativeBox!.width).toBeCloseTo(CAR_BOX.width / W, 3);
+		expect(car.relativeBox!.height).toBeCloseTo(CAR_BOX.height / H, 3);
+		expect(json.countsByZone).toEqual({ driveway: { [CAR]: 1 }, sky: {} });
+		expect(json.summary).toBe('1 red');
 	});
 
 	it('a car outside the zone is in no zone; Only Objects in Zones leaves it out of counts and summary', async () => {
 		const all = await run(detectParameters(server(), { options: driveway() }), [photoItem('carOutsideZone')]);
-		expect((all.items[0].json.detections as Placed[]).map(({ label, zones }) => ({ label, zones }))).toEqual([{ label: 'car', zones: [] }]);
+		expect((all.items[0].json.detections as Placed[]).map(({ label, zones }) => ({ label, zones }))).toEqual([{ label: CAR, zones: [] }]);
 		expect(all.items[0].json.countsByZone).toEqual({ driveway: {} });
 
 		const inZones = await run(detectParameters(server(), { options: driveway({ onlyInZones: true }) }), [photoItem('carOutsideZone')]);
 		expect(inZones.items[0].json).toMatchObject({ detections: [], totalDetections: 0, countsByLabel: {}, summary: 'nothing detected', countsByZone: { driveway: {} } });
 		// the annotated picture still shows every box the service drew
-		expect(inZones.items[0].binary?.data.fileName).toBe('carOutsideZone.annotated.jpg');
+		expect(inZones.items[0].binary?.data.fileName).toBe('carOutsideZone.annotated.png');
 	});
 
 	it('the anchor decides: a zone that holds the car’s centre but not its bottom centre', async () => {
-		// a band across the car's upper half: y 195–207 of 380
-		const band = { zones: { zone: [{ name: 'band', points: '0.4,0.51 0.5,0.51 0.5,0.545 0.4,0.545' }] } };
+		// a band across the car's middle, y 205–217 of 380: its centre (y 210) is in it, its bottom (y 225) is not
+		const band = { zones: { zone: [{ name: 'band', points: '0.4,0.54 0.5,0.54 0.5,0.57 0.4,0.57' }] } };
 		const centre = await run(detectParameters(server(), { options: band }), [photoItem('carInZone')]);
 		const bottom = await run(detectParameters(server(), { options: { ...band, zoneAnchor: 'bottomCenter' } }), [photoItem('carInZone')]);
-		expect(centre.items[0].json.countsByZone).toEqual({ band: { car: 1 } });
+		expect(centre.items[0].json.countsByZone).toEqual({ band: { [CAR]: 1 } });
 		expect(bottom.items[0].json.countsByZone).toEqual({ band: {} });
 	});
 
 	it('takes zones in pixels', async () => {
 		const pixels = { zones: { zone: [{ name: 'entrance', points: '250,190 360,190 360,240 250,240' }] }, zoneCoordinates: 'pixels' };
 		const { items } = await run(detectParameters(server(), { options: pixels }), [photoItem('carInZone')]);
-		expect(items[0].json.countsByZone).toEqual({ entrance: { car: 1 } });
+		expect(items[0].json.countsByZone).toEqual({ entrance: { [CAR]: 1 } });
 	});
 
-	it('Min and Max Object Size, as fractions of the image’s area (the car is about 0.0025 of it)', async () => {
+	it('Min and Max Object Size, as fractions of the image’s area (the car is 900 of 256,880 pixels, about 0.0035)', async () => {
 		const total = async (options: IDataObject) => (await run(detectParameters(server(), { options }), [photoItem('carInZone')])).items[0].json.totalDetections;
-		expect(await total({ minObjectSize: 0.002 })).toBe(1);
+		expect(await total({ minObjectSize: 0.003 })).toBe(1);
 		expect(await total({ minObjectSize: 0.004 })).toBe(0);
 		expect(await total({ maxObjectSize: 0.004 })).toBe(1);
-		expect(await total({ maxObjectSize: 0.002 })).toBe(0);
+		expect(await total({ maxObjectSize: 0.003 })).toBe(0);
 	});
 
 	it('Max Objects counts after the zone filter: the most confident object in the zone, not in the photo', async () => {
-		const grid = fixture('car-dog-grid.jpg');
-		const answer = server().predict('detect', grid, {}) as { detections: Array<{ label: string; confidence: number; x: number; y: number; width: number; height: number }> };
-		// the grid's bottom-right cell is car.jpg (676 × 500 cells)
-		const inCell = answer.detections.filter(({ x, y, width, height }) => x + width / 2 >= 676 && y + height / 2 >= 500);
+		const scene = colourScene();
+		const answer = server().predict('detect', scene, {}) as { detections: Array<{ label: string; confidence: number; x: number; y: number; width: number; height: number }> };
+		// the zone is the scene's bottom-right quarter (480 × 320)
+		const inCell = answer.detections.filter(({ x, y, width, height }) => x + width / 2 >= 240 && y + height / 2 >= 160);
 		const outside = answer.detections.filter((detection) => !inCell.includes(detection));
 		expect(inCell.length).toBeGreaterThan(0);
 		expect(Math.max(...outside.map(({ confidence }) => confidence))).toBeGreaterThan(Math.max(...inCell.map(({ confidence }) => confidence)));
 		const { items } = await run(
 			detectParameters(server(), { options: { zones: { zone: [{ name: 'bottomRight', points: '0.5,0.5 1,0.5 1,1 0.5,1' }] }, onlyInZones: true, maxObjects: 1 } }),
-			[{ binary: { data: { bytes: grid, fileName: 'grid.jpg', mimeType: 'image/jpeg' } } }],
+			[{ binary: { data: { bytes: scene, fileName: 'scene.png', mimeType: 'image/png' } } }],
 		);
 		const best = [...inCell].sort((a, b) => b.confidence - a.confidence)[0];
 		expect((items[0].json.detections as Placed[]).map(({ label, confidence }) => ({ label, confidence }))).toEqual([{ label: best.label, confidence: best.confidence }]);
@@ -82,22 +88,22 @@ describe('Watching a place: zones, object sizes, relative boxes', () => {
 	it('One Item per Object: each object item carries its zones and relative box', async () => {
 		const { items } = await run(detectParameters(server(), { outputItems: 'object', options: driveway() }), [photoItem('carInZone')]);
 		expect(items).toHaveLength(1);
-		expect(items[0].json).toMatchObject({ label: 'car', zones: ['driveway'], objectIndex: 0, objectCount: 1 });
-		expect((items[0].json.relativeBox as { x: number }).x).toBeCloseTo(CAR_BOX.x / 676, 2);
+		expect(items[0].json).toMatchObject({ label: CAR, zones: ['driveway'], objectIndex: 0, objectCount: 1 });
+		expect((items[0].json.relativeBox as { x: number }).x).toBeCloseTo(CAR_BOX.x / W, 3);
 	});
 
 	it('an image URL without the annotated picture: relativeBox null and said so; pixel zones still work', async () => {
-		const url = server().hostImage(frame('carInZone'), 'image/jpeg');
+		const url = server().hostImage(cameraFrame('carInZone'), 'image/png');
 		const pixels = { zones: { zone: [{ name: 'entrance', points: '250,190 360,190 360,240 250,240' }] }, zoneCoordinates: 'pixels', outputImages: 'none' };
 		const { items } = await run(detectParameters(server(), { imageSource: 'url', imageUrl: url, options: pixels }), [{ json: {} }]);
 		const json = items[0].json;
-		expect(json).toMatchObject({ imageWidth: null, imageHeight: null, countsByZone: { entrance: { car: 1 } } });
+		expect(json).toMatchObject({ imageWidth: null, imageHeight: null, countsByZone: { entrance: { [CAR]: 1 } } });
 		expect((json.detections as Placed[])[0].relativeBox).toBeNull();
 		expect(json.warnings).toEqual([expect.stringMatching(/size is unknown.*relativeBox is null/)]);
 
 		// with the annotated picture, its size is known
 		const annotated = await run(detectParameters(server(), { imageSource: 'url', imageUrl: url, options: driveway() }), [{ json: {} }]);
-		expect(annotated.items[0].json).toMatchObject({ imageWidth: 676, imageHeight: 380, countsByZone: { driveway: { car: 1 } } });
+		expect(annotated.items[0].json).toMatchObject({ imageWidth: W, imageHeight: H, countsByZone: { driveway: { [CAR]: 1 } } });
 	});
 });
 
@@ -140,22 +146,22 @@ describe('Watching a place: bad options fail before any request, naming the item
 });
 
 describe('Compare With Previous Look', () => {
-	const { server, run } = useServer();
-	const watchOptions = (extra: IDataObject = {}) => driveway({ onlyInZones: true, minObjectSize: 0.002, compareWithPreviousLook: true, ...extra });
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+	const watchOptions = (extra: IDataObject = {}) => driveway({ onlyInZones: true, minObjectSize: 0.003, compareWithPreviousLook: true, ...extra });
 
 	it('a camera’s sequence: baseline, a car arrives, stays, leaves the zone, the road is empty', async () => {
 		const staticData: IDataObject = {};
-		const look = async (name: Parameters<typeof frame>[0]) =>
+		const look = async (name: CameraFrame) =>
 			(await run(detectParameters(server(), { options: watchOptions() }), [photoItem(name)], { staticData })).items[0].json.comparison as IDataObject;
 
 		expect(await look('empty')).toMatchObject({ key: 'default', changed: false, reason: expect.stringMatching(/first look/), previousSeenAt: null });
 		const arrival = await look('carInZone');
-		expect(arrival).toMatchObject({ changed: true, appeared: ['car'], disappeared: [], changeByLabel: { car: 1 }, previousCountsByLabel: {} });
-		expect(arrival.zones).toEqual({ driveway: { appeared: ['car'], disappeared: [], changeByLabel: { car: 1 }, previousCountsByLabel: {} } });
+		expect(arrival).toMatchObject({ changed: true, appeared: [CAR], disappeared: [], changeByLabel: { [CAR]: 1 }, previousCountsByLabel: {} });
+		expect(arrival.zones).toEqual({ driveway: { appeared: [CAR], disappeared: [], changeByLabel: { [CAR]: 1 }, previousCountsByLabel: {} } });
 		expect(Date.parse(arrival.previousSeenAt as string)).toBeLessThanOrEqual(Date.now());
 
-		expect(await look('carInZone')).toMatchObject({ changed: false, appeared: [], reason: 'no change since the last look', previousCountsByLabel: { car: 1 } });
-		expect(await look('carOutsideZone')).toMatchObject({ changed: true, appeared: [], disappeared: ['car'], changeByLabel: { car: -1 } });
+		expect(await look('carInZone')).toMatchObject({ changed: false, appeared: [], reason: 'no change since the last look', previousCountsByLabel: { [CAR]: 1 } });
+		expect(await look('carOutsideZone')).toMatchObject({ changed: true, appeared: [], disappeared: [CAR], changeByLabel: { [CAR]: -1 } });
 		expect(await look('empty')).toMatchObject({ changed: false, reason: 'no change since the last look' });
 	});
 
@@ -164,15 +170,15 @@ describe('Compare With Previous Look', () => {
 		let now = Date.parse('2026-05-01T08:00:00.000Z');
 		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
 		try {
-			const look = async (name: Parameters<typeof frame>[0], minutesLater: number) => {
+			const look = async (name: CameraFrame, minutesLater: number) => {
 				now += minutesLater * 60_000;
 				return (await run(detectParameters(server(), { options: watchOptions({ cooldownMinutes: 10 }) }), [photoItem(name)], { staticData })).items[0].json.comparison as IDataObject;
 			};
 			await look('empty', 0);
-			expect(await look('carInZone', 1)).toMatchObject({ changed: true, appeared: ['car'], cooldownUntil: '2026-05-01T08:11:00.000Z' });
+			expect(await look('carInZone', 1)).toMatchObject({ changed: true, appeared: [CAR], cooldownUntil: '2026-05-01T08:11:00.000Z' });
 			expect(await look('empty', 1)).toMatchObject({ changed: false, disappeared: [], reason: expect.stringMatching(/within the cooldown/) });
 			expect(await look('carInZone', 1)).toMatchObject({ changed: false, appeared: [], reason: expect.stringMatching(/within the cooldown/) });
-			expect(await look('empty', 10)).toMatchObject({ changed: true, disappeared: ['car'], cooldownUntil: '2026-05-01T08:23:00.000Z' });
+			expect(await look('empty', 10)).toMatchObject({ changed: true, disappeared: [CAR], cooldownUntil: '2026-05-01T08:23:00.000Z' });
 		} finally {
 			clock.mockRestore();
 		}
@@ -184,7 +190,7 @@ describe('Compare With Previous Look', () => {
 		await run(parameters, [photoItem('empty'), photoItem('carInZone')], { staticData });
 		const { items } = await run(parameters, [photoItem('carInZone'), photoItem('carInZone')], { staticData });
 		expect(items.map((item) => item.json.comparison)).toMatchObject([
-			{ key: 'gate', changed: true, appeared: ['car'] },
+			{ key: 'gate', changed: true, appeared: [CAR] },
 			{ key: 'yard', changed: false },
 		]);
 		expect(Object.keys(staticData.looks as object).sort()).toEqual(['gate', 'yard']);
@@ -195,7 +201,7 @@ describe('Zones in tool mode', () => {
 	const { server, run } = useServer({ defaultModels: 'synthetic' });
 
 	it('the compact result gains the zone counts, and stays within the cap with many zones and labels', async () => {
-		const base64 = frame('carInZone').toString('base64');
+		const base64 = cameraFrame('carInZone').toString('base64');
 		const zone = (index: number) => ({ name: `${index} ${'zone with a very long name '.repeat(4)}`, points: '0,0 1,0 1,1 0,1' });
 		const one = await run(detectParameters(server(), { imageSource: 'base64', imageBase64: base64, options: { zones: { zone: [zone(0)] } } }), [{}], { asTool: true });
 		const json = one.items[0].json;
