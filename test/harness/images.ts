@@ -39,7 +39,7 @@ export function pngClaimingSize(width: number, height: number): Buffer {
 
 /**
  * Several objects of several labels to the reference server's colour-region model: on a grey
- * ground, two blue blocks (the larger one its most confident object), a red and a green one.
+ * ground, two blue blocks, a red one (the most confident object of all) and a green one.
  */
 export function colourScene(): Buffer {
 	const image = { width: 480, height: 320, data: Buffer.alloc(480 * 320 * 4, 128) };
