@@ -186,6 +186,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const reads = { whole: 0, streamedBytes: 0 };
 	const events: string[] = [];
 	const hints: NodeExecutionHint[] = [];
+	let globalStaticData: IDataObject | undefined;
 	const credential = new ImageInferenceApi();
 	const credentials = { baseUrl: options.credentials.baseUrl, apiKey: options.credentials.apiKey, sendAs: options.credentials.sendAs ?? 'header' };
 	const log = (level: string) => (message: string, meta?: object) => logged.push(`${level} ${message} ${meta ? JSON.stringify(meta) : ''}`);
@@ -206,7 +207,12 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		continueOnFail: () => options.continueOnFail ?? (options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput'),
 		getExecutionCancelSignal: () => options.signal,
 		addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added),
-		getWorkflowStaticData: () => (options.staticData ??= {}),
+		// as n8n's Workflow.getStaticData (n8n-workflow src/workflow.ts): "node" is this node's own, "global" the workflow's; any other kind throws
+		getWorkflowStaticData: (type: string) => {
+			if (type === 'node') return (options.staticData ??= {});
+			if (type === 'global') return (globalStaticData ??= {});
+			throw new Error('Unknown context type. Only `global` and `node` are supported.');
+		},
 		getCredentials: async (type: string) => {
 			if (type !== credential.name) throw new Error(`unknown credential type ${type}`);
 			return { ...credentials };

@@ -354,6 +354,17 @@ describe('label filters, output images, size and summary (one item per image)', 
 		expect((server().requests.at(-1)!.body as { annotate?: boolean }).annotate).toBe(false);
 	});
 
+	it('Annotate Image on with Output Images “Original” or “None”: the service draws, but the picture is not output', async () => {
+		const original = await run(detectParameters(server(), { imageSource: 'allImages', options: { outputImages: 'original', annotate: true } }), [carItem()]);
+		expect((server().requests.at(-1)!.body as { annotate?: boolean }).annotate).toBe(true);
+		expect(Object.keys(original.items[0].binary ?? {})).toEqual(['original']);
+		expect(original.items[0].json.warnings).toBeUndefined();
+
+		const url = server().hostImage(CAR, 'image/jpeg');
+		const none = await run(detectParameters(server(), { imageSource: 'url', imageUrl: url, options: { outputImages: 'none', annotate: true } }), [{ json: {} }]);
+		expect(none.items[0].binary).toBeUndefined();
+	});
+
 	it('Original from base64 is the decoded image', async () => {
 		const { items, bytes } = await run(
 			detectParameters(server(), { imageSource: 'base64', imageBase64: CAR.toString('base64'), options: { outputImages: 'original' } }),
@@ -414,7 +425,7 @@ describe('bad input for several images and the new options, refused before any r
 		['an empty Only These Labels', { options: { onlyLabels: ' , ' } }, /Only These Labels is empty/, /remove the option/],
 		['the same field for both pictures', { options: { outputImages: 'both', originalImageField: 'data' } }, /cannot both go into field "data"/, /^Give "Put Annotated Image in Field" and "Put Original Image in Field" different names\.$/],
 		['an empty field for the original', { options: { outputImages: 'both', originalImageField: ' ' } }, /^Put Original Image in Field is empty$/, undefined],
-		['an unknown Output Images', { options: { outputImages: 'thumbnail' } }, /Output Images must be one of annotated, original, both, none/, undefined],
+		['an unknown Output Images', { options: { outputImages: 'thumbnail' } }, /^Output Images must be one of annotated, original, both, none, got "thumbnail"$/, undefined],
 		['Original for an image URL', { imageSource: 'url', imageUrl: 'https://example.com/a.jpg', options: { outputImages: 'original' } }, /an image URL does not give it/, /HTTP Request/],
 	] as const)('%s', async (_, bad, message, description) => {
 		const defaults: Record<string, unknown> = detectParameters(server(), { binaryPropertyName: 'attachment_0' });
