@@ -70,6 +70,8 @@ export interface RunOptions {
 	agentInput?: AgentInput;
 	/** The workflow's static data as `getWorkflowStaticData('node')` returns it; pass the same object to runs that follow each other. */
 	staticData?: IDataObject;
+	/** A context without `addExecutionHints`, as a runner other than n8n's own may give. */
+	withoutExecutionHints?: boolean;
 }
 
 /**
@@ -206,7 +208,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		// as n8n: either Continue setting of On Error is Continue On Fail
 		continueOnFail: () => options.continueOnFail ?? (options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput'),
 		getExecutionCancelSignal: () => options.signal,
-		addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added),
+		...(options.withoutExecutionHints ? {} : { addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added) }),
 		// as n8n's Workflow.getStaticData (n8n-workflow src/workflow.ts): "node" is this node's own, "global" the workflow's; any other kind throws
 		getWorkflowStaticData: (type: string) => {
 			if (type === 'node') return (options.staticData ??= {});

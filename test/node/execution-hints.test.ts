@@ -108,6 +108,46 @@ describe('execution hints in the output panel', () => {
 		);
 	});
 
+	it('a photo of exactly 10 megapixels gets no hint to resize it', async () => {
+		server().addFault({ match: { kind: 'detect' }, times: 1, action: { type: 'status', status: 200, body: { detections: [], labelsCount: [], image: null } } });
+		const { items, hints } = await run(detectParameters(server(), { options: { outputImages: 'none' } }), [
+			{ binary: { data: { bytes: pngClaimingSize(4000, 2500), fileName: 'photo.png', mimeType: 'image/png' } } },
+		]);
+		expect(items[0].json).toMatchObject({ imageWidth: 4000, imageHeight: 2500 });
+		expect(hints.map((hint) => hint.message)).not.toContainEqual(expect.stringMatching(/megapixels/));
+	});
+
+	it('names both filters when each leaves out as many objects as the other', async () => {
+		// car.jpg is 4 blue and 3 cyan objects: Only These Labels leaves out the 3 cyan, Max Objects 3 of the 4 blue
+		const { items, hints } = await run(detectParameters(server(), { options: { onlyLabels: 'blue', maxObjects: 1 } }), [carItem()]);
+		expect(items[0].json.summary).toBe('1 blue');
+		expect(hints.map((hint) => hint.message)).toEqual([
+			'Only These Labels and Max Objects left out 6 of the 7 objects the service found (item 0): Only These Labels 3, Max Objects 3. Counts and summary are of the objects kept; the annotated image still shows every object the service drew.',
+		]);
+	});
+
+	it('names the label and size filters when each leaves out one object', async () => {
+		const detections = [
+			{ label: 'cat', confidence: 0.9, x: 0, y: 0, width: 50, height: 50 },
+			{ label: 'dog', confidence: 0.8, x: 50, y: 0, width: 5, height: 5 },
+			{ label: 'dog', confidence: 0.7, x: 0, y: 50, width: 40, height: 40 },
+		];
+		const answer = { detections, labelsCount: [{ label: 'cat', total: 1 }, { label: 'dog', total: 2 }], image: null };
+		server().addFault({ match: { kind: 'detect' }, times: 1, action: { type: 'status', status: 200, body: answer } });
+		const options = { outputImages: 'none', onlyLabels: 'dog', minObjectSize: 0.01 };
+		const { items, hints } = await run(detectParameters(server(), { options }), [grayItem(100, 100)]);
+		expect(items[0].json.summary).toBe('1 dog');
+		expect(hints.map((hint) => hint.message)).toEqual([
+			'Only These Labels and the zone and size options left out 2 of the 3 objects the service found (item 0): Only These Labels 1, the zone and size options 1. Counts and summary are of the objects kept; the annotated image still shows every object the service drew.',
+		]);
+	});
+
+	it('a context without addExecutionHints gets its items all the same', async () => {
+		const { items, hints } = await run(detectParameters(server(), { options: { confidence: 0.99 } }), [carItem(), grayItem()], { withoutExecutionHints: true });
+		expect(items.map((item) => item.json.summary)).toEqual(['nothing detected', 'nothing detected']);
+		expect(hints).toEqual([]);
+	});
+
 	it('warns that a key sent as a query parameter may end up in proxy logs, without the key', async () => {
 		const { items, hints, sent } = await run(detectParameters(server()), [carItem()], { credentials: { sendAs: 'query' } });
 		expect(sent[0].url).toContain(API_KEY);

@@ -53,7 +53,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 	const run = async (
 		parameters: Record<string, ParameterValue>,
 		items: InputItem[],
-		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database' | 'default'; agentInput?: AgentInput; staticData?: IDataObject } = {},
+		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database' | 'default'; agentInput?: AgentInput; staticData?: IDataObject; withoutExecutionHints?: boolean } = {},
 	): Promise<RunResult> =>
 		await runNode({
 			parameters,
@@ -67,6 +67,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 			binaryMode: extra.binaryMode,
 			agentInput: extra.agentInput,
 			staticData: extra.staticData,
+			withoutExecutionHints: extra.withoutExecutionHints,
 		});
 	return { server, credentials, run };
 }
