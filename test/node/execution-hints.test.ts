@@ -1,6 +1,7 @@
 import { flatPng, pngClaimingSize, SAMPLE_PDF } from '../harness/images';
 import type { InputItem } from '../harness/execute';
-import { CAR, carItem, classifyParameters, detectParameters, useServer } from './setup';
+import { sha256 } from '../reference-server';
+import { CAR, DOG, carItem, classifyParameters, detectParameters, useServer } from './setup';
 
 const grayItem = (width = 64, height = 48): InputItem => ({
 	binary: { data: { bytes: flatPng(width, height), fileName: 'gray.png', mimeType: 'image/png' } },
@@ -85,6 +86,31 @@ describe('execution hints in the output panel', () => {
 		expect(hints.map((hint) => hint.message)).toEqual([
 			'All Images on the Item skipped 2 files that are not an image: invoice-1.pdf (field attachment_1, item 0), invoice-2.pdf (field attachment_1, item 2). Each output item of those items lists them in skippedFiles.',
 		]);
+	});
+
+	it('lists the skipped files in item order, whichever image the service answers first', async () => {
+		server().addFault({ match: { imageSha256: sha256(DOG) }, action: { type: 'delay', ms: 300 } });
+		const mail = (photo: Buffer, index: number): InputItem => ({
+			binary: {
+				photo: { bytes: photo, fileName: 'photo.jpg', mimeType: 'image/jpeg' },
+				attachment_1: { bytes: SAMPLE_PDF, fileName: `invoice-${index}.pdf`, mimeType: 'application/pdf' },
+			},
+		});
+		const { hints } = await run(detectParameters(server(), { imageSource: 'allImages' }), [mail(DOG, 0), mail(CAR, 1)]);
+		expect(hints.map((hint) => hint.message).filter((message) => message.startsWith('All Images'))).toEqual([
+			'All Images on the Item skipped 2 files that are not an image: invoice-0.pdf (field attachment_1, item 0), invoice-1.pdf (field attachment_1, item 1). Each output item of those items lists them in skippedFiles.',
+		]);
+	});
+
+	it('lists 8 skipped files and counts the rest', async () => {
+		const pdfs = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, index) => [`pdf_${index}`, { bytes: SAMPLE_PDF, fileName: `${index}.pdf`, mimeType: 'application/pdf' }]));
+		const listed = Array.from({ length: 8 }, (_, index) => `${index}.pdf (field pdf_${index}, item 0)`).join(', ');
+		const skippedHint = async (count: number) => {
+			const { hints } = await run(detectParameters(server(), { imageSource: 'allImages' }), [{ binary: { ...carItem().binary, ...pdfs(count) } }]);
+			return hints.map((hint) => hint.message).find((message) => message.startsWith('All Images'));
+		};
+		expect(await skippedHint(8)).toBe(`All Images on the Item skipped 8 files that are not an image: ${listed}. Each output item of those items lists them in skippedFiles.`);
+		expect(await skippedHint(9)).toBe(`All Images on the Item skipped 9 files that are not an image: ${listed} and 1 more. Each output item of those items lists them in skippedFiles.`);
 	});
 
 	it('suggests resizing a photo over 10 megapixels with Edit Image, naming its size', async () => {
