@@ -109,6 +109,7 @@ describe('execution hints in the output panel', () => {
 			const { hints } = await run(detectParameters(server(), { imageSource: 'allImages' }), [{ binary: { ...carItem().binary, ...pdfs(count) } }]);
 			return hints.map((hint) => hint.message).find((message) => message.startsWith('All Images'));
 		};
+		expect(await skippedHint(1)).toBe('All Images on the Item skipped 1 file that is not an image: 0.pdf (field pdf_0, item 0). Each output item of those items lists them in skippedFiles.');
 		expect(await skippedHint(8)).toBe(`All Images on the Item skipped 8 files that are not an image: ${listed}. Each output item of those items lists them in skippedFiles.`);
 		expect(await skippedHint(9)).toBe(`All Images on the Item skipped 9 files that are not an image: ${listed} and 1 more. Each output item of those items lists them in skippedFiles.`);
 	});
@@ -132,6 +133,20 @@ describe('execution hints in the output panel', () => {
 		expect(hints.map((hint) => hint.message)).toContainEqual(
 			"One image is over 10 megapixels (phone.png in item 0, 4000 × 2600), which makes the service call slow: the whole file is uploaded (and an annotated picture as large comes back). Resize first with n8n's Edit Image node (Operation Resize, Width and Height 1920, Resize Option Only if Larger).",
 		);
+	});
+
+	it('lists 8 large photos and counts the rest, with the items nothing was found in', async () => {
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 200, body: { detections: [], labelsCount: [], image: null } } });
+		const photos = (count: number) =>
+			Array.from({ length: count }, (_, index): InputItem => ({ binary: { data: { bytes: pngClaimingSize(4000, 3000), fileName: `${index}.png`, mimeType: 'image/png' } } }));
+		const messages = async (count: number) => (await run(detectParameters(server(), { options: { outputImages: 'none' } }), photos(count))).hints.map((hint) => hint.message);
+		const listed = Array.from({ length: 8 }, (_, index) => `${index}.png in item ${index}, 4000 × 3000`).join('; ');
+		const resize = "which makes the service call slow: the whole file is uploaded (and an annotated picture as large comes back). Resize first with n8n's Edit Image node (Operation Resize, Width and Height 1920, Resize Option Only if Larger).";
+
+		const eight = await messages(8);
+		expect(eight).toContain(`8 images are over 10 megapixels (${listed}), ${resize}`);
+		expect(eight).toContainEqual(expect.stringMatching(/^Nothing was detected in 8 images \(items 0, 1, 2, 3, 4, 5, 6 and 7\) at /));
+		expect(await messages(9)).toContain(`9 images are over 10 megapixels (${listed} and 1 more), ${resize}`);
 	});
 
 	it('a photo of exactly 10 megapixels gets no hint to resize it', async () => {
