@@ -204,6 +204,14 @@ describe("n8n's database binary mode: each file read once", () => {
 		expect(reads).toEqual({ whole: 4, streamedBytes: 0 });
 	});
 
+	it('takes the image’s size from that one read when no annotated picture comes back (Classify, Output Images None)', async () => {
+		const classified = await run(classifyParameters(server()), [dogItem()], { binaryMode: 'database' });
+		const detectedOnly = await run(detectParameters(server(), { options: { outputImages: 'none' } }), [carItem()], { binaryMode: 'database' });
+		expect(classified.items[0].json).toMatchObject(sizeOf(DOG));
+		expect(detectedOnly.items[0].json).toMatchObject(sizeOf(CAR));
+		expect(classified.reads.whole + detectedOnly.reads.whole).toBe(2);
+	});
+
 	it('reads the next file while the service works on the current one, one file ahead at most', async () => {
 		const one = await run(detectParameters(server(), { options: { concurrency: 1 } }), [carItem(), dogItem(), carItem()], { binaryMode: 'database' });
 		// without the read-ahead: read 0, answer, read 1, answer, read 2, answer

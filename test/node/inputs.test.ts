@@ -101,6 +101,7 @@ describe('bad inputs are refused before any request', () => {
 		expect(output[0].json).toMatchObject({ status: 503, attempts: 1 });
 		expect(output[1].json.error).toMatch(/Concurrency must be a whole number from 1 to 50/);
 		expect(output[2].json.error).toMatch(/Concurrency is 3 for this item but 5 for item 0/);
+		expect(output[2].json.description).toBe('Give Concurrency the same value for every item (it is usually a fixed number, not an expression).');
 		expect(output[3].json).toMatchObject({ status: 503, attempts: 3 });
 		expect(output[4].json.error).toMatch(/Timeout/);
 		expect(server().requests).toHaveLength(4);
