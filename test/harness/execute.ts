@@ -70,8 +70,8 @@ export interface RunOptions {
 	agentInput?: AgentInput;
 	/** The workflow's static data as `getWorkflowStaticData('node')` returns it; pass the same object to runs that follow each other. */
 	staticData?: IDataObject;
-	/** A context without `addExecutionHints`, as a runner other than n8n's own may give. */
-	withoutExecutionHints?: boolean;
+	/** Context methods left out, as a runner other than n8n's own may (n8n 1.123 and 2.41 have both). */
+	contextWithout?: Array<'addExecutionHints' | 'getExecutionCancelSignal'>;
 }
 
 /**
@@ -189,6 +189,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const events: string[] = [];
 	const hints: NodeExecutionHint[] = [];
 	let globalStaticData: IDataObject | undefined;
+	const without = new Set(options.contextWithout);
 	const credential = new ImageInferenceApi();
 	const credentials = { baseUrl: options.credentials.baseUrl, apiKey: options.credentials.apiKey, sendAs: options.credentials.sendAs ?? 'header' };
 	const log = (level: string) => (message: string, meta?: object) => logged.push(`${level} ${message} ${meta ? JSON.stringify(meta) : ''}`);
@@ -207,8 +208,10 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		}),
 		// as n8n: either Continue setting of On Error is Continue On Fail
 		continueOnFail: () => options.continueOnFail ?? (options.onError === 'continueRegularOutput' || options.onError === 'continueErrorOutput'),
-		getExecutionCancelSignal: () => options.signal,
-		...(options.withoutExecutionHints ? {} : { addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added) }),
+		// as n8n: a workflow's every node gets its execution's AbortController signal (n8n-core
+		// dist/execution-engine/workflow-execute.js, runNode(…, this.abortController.signal), 1.123.81 and 2.41.1)
+		...(without.has('getExecutionCancelSignal') ? {} : { getExecutionCancelSignal: () => options.signal ?? new AbortController().signal }),
+		...(without.has('addExecutionHints') ? {} : { addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added) }),
 		// as n8n's Workflow.getStaticData (n8n-workflow src/workflow.ts): "node" is this node's own, "global" the workflow's; any other kind throws
 		getWorkflowStaticData: (type: string) => {
 			if (type === 'node') return (options.staticData ??= {});

@@ -104,6 +104,27 @@ describe('As an AI Agent’s tool in a chat: the photo the user sent', () => {
 		expect(server().requests).toHaveLength(0);
 	});
 
+	it('All Images on the Item: the tool’s own file comes first, the agent’s input item’s files are not added', async () => {
+		const message = chatMessage('s1', 'Look', [{ bytes: CAR, fileName: 'car.jpg' }]);
+		const { items } = await run(detectParameters(server(), { imageSource: 'allImages' }), [], {
+			asTool: true,
+			agentInput: { ...agentCall([message], 0), toolItemFiles: { photo: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg' } } },
+		});
+		expect(items).toHaveLength(1);
+		expect(sentImages(server().requests)).toEqual(['dog.jpg']);
+	});
+
+	it('a tool item n8n did not pair with the agent’s input: says it could not look there, no request', async () => {
+		const failure = await failureOf(run(detectData0(), [{ json: { chatInput: 'Look' } }], { asTool: true }));
+		expect(failure.message).toBe('No binary field "data0" on the tool’s item or the AI Agent’s input item');
+		expect(failure.description).toBe(
+			'Looked on the tool’s own item, then the AI Agent’s input item was not found: n8n did not say which node the AI Agent’s input came from. ' +
+				'In a chat, allow file uploads on the Chat Trigger and send a photo with the message. ' +
+				`Or set Image Source to "Binary From Expression" with {{ $('Node').item.binary.<field> }}, or pass an image URL.`,
+		);
+		expect(server().requests).toHaveLength(0);
+	});
+
 	it('two messages with the same data but different photos: refuses to guess', async () => {
 		const same = { sessionId: 's1', action: 'sendMessage', chatInput: 'Look' };
 		const messages = [
@@ -138,6 +159,35 @@ describe('Image Source "Binary From Expression"', () => {
 		expect(failure.description).toContain(`{{ $('When chat message received').item.binary.data0 }}`);
 		expect(failure.description).toContain('the text "data0"');
 		expect(failure.itemIndex).toBe(0);
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it('puts the referenced file under the first free name: image, image_1, image_2…', async () => {
+		const referenced = { data: DOG.toString('base64'), mimeType: 'image/jpeg', fileName: 'dog.jpg' };
+		const own = { bytes: CAR, fileName: 'car.jpg', mimeType: 'image/jpeg' };
+		const { items } = await run(detectParameters(server(), { imageSource: 'binaryExpression', imageBinary: referenced, options: { outputImages: 'none' } }), [
+			{ binary: { image: own, image_1: own } },
+		]);
+		expect(Object.keys(items[0].binary ?? {})).toEqual(['image', 'image_1', 'image_2']);
+		expect(sentImages(server().requests)).toEqual(['dog.jpg']);
+	});
+
+	const notAFile = 'Enter an expression that gives a file object, for example {{ $(\'When chat message received\').item.binary.data0 }} or {{ $binary.data }}; ';
+	it.each([
+		['an empty text', '', 'it is empty'],
+		['null', null, 'it is empty'],
+		['no value at all', undefined, 'it is empty'],
+		['a long text, cut', `photo ${'x'.repeat(80)}`, `it gave the text "photo ${'x'.repeat(53)}…"`],
+		['a number', 7, 'it gave something other than a file'],
+		['a file without its mime type', { data: DOG.toString('base64'), fileName: 'dog.jpg' }, 'it gave something other than a file'],
+		['a file with neither id nor data', { mimeType: 'image/jpeg', fileName: 'dog.jpg' }, 'it gave something other than a file'],
+		['a file with empty data', { data: '', mimeType: 'image/jpeg' }, 'it gave something other than a file'],
+		['a file whose id is not text', { id: 7, mimeType: 'image/jpeg' }, 'it gave something other than a file'],
+		['a file whose data is not text', { data: 7, mimeType: 'image/jpeg' }, 'it gave something other than a file'],
+	])('Binary File Reference that is %s: not a file, says what it got', async (_, imageBinary, got) => {
+		const failure = await failureOf(run(detectParameters(server(), { imageSource: 'binaryExpression', imageBinary }), [{}]));
+		expect(failure.message).toBe('Binary File Reference is not a file');
+		expect(failure.description).toBe(`${notAFile}${got}.`);
 		expect(server().requests).toHaveLength(0);
 	});
 

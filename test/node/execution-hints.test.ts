@@ -183,8 +183,9 @@ describe('execution hints in the output panel', () => {
 		]);
 	});
 
-	it('a context without addExecutionHints gets its items all the same', async () => {
-		const { items, hints } = await run(detectParameters(server(), { options: { confidence: 0.99 } }), [carItem(), grayItem()], { withoutExecutionHints: true });
+	it('a context without addExecutionHints or getExecutionCancelSignal gets its items all the same', async () => {
+		const contextWithout = ['addExecutionHints', 'getExecutionCancelSignal'] as const;
+		const { items, hints } = await run(detectParameters(server(), { options: { confidence: 0.99 } }), [carItem(), grayItem()], { contextWithout: [...contextWithout] });
 		expect(items.map((item) => item.json.summary)).toEqual(['nothing detected', 'nothing detected']);
 		expect(hints).toEqual([]);
 	});

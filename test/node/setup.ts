@@ -5,7 +5,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { DefaultModels, ReferenceServer } from '../reference-server';
 import { startReferenceServer } from '../reference-server';
-import type { AgentInput, HarnessCredentials, InputItem, ParameterValue, RunResult } from '../harness/execute';
+import type { AgentInput, HarnessCredentials, InputItem, ParameterValue, RunOptions, RunResult } from '../harness/execute';
 import { runNode } from '../harness/execute';
 
 export { pngOf } from '../harness/images';
@@ -53,7 +53,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 	const run = async (
 		parameters: Record<string, ParameterValue>,
 		items: InputItem[],
-		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database' | 'default'; agentInput?: AgentInput; staticData?: IDataObject; withoutExecutionHints?: boolean } = {},
+		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database' | 'default'; agentInput?: AgentInput; staticData?: IDataObject; contextWithout?: RunOptions['contextWithout'] } = {},
 	): Promise<RunResult> =>
 		await runNode({
 			parameters,
@@ -67,7 +67,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 			binaryMode: extra.binaryMode,
 			agentInput: extra.agentInput,
 			staticData: extra.staticData,
-			withoutExecutionHints: extra.withoutExecutionHints,
+			contextWithout: extra.contextWithout,
 		});
 	return { server, credentials, run };
 }
