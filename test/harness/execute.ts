@@ -288,6 +288,9 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 
 function agentRunData(agent: AgentInput, store: BinaryStore) {
 	const runIndex = agent.runIndex ?? 0;
+	// one file on several items (a node that copies items keeps the file's id) is stored once
+	const stored = new Map<InputFile, IBinaryData>();
+	const storedOnce = (file: InputFile) => stored.get(file) ?? stored.set(file, store.put(file.bytes, file)).get(file)!;
 	const items: INodeExecutionData[] = agent.items.map((item) => ({
 		json: item.json ?? {},
 		...(item.binary
@@ -297,7 +300,7 @@ function agentRunData(agent: AgentInput, store: BinaryStore) {
 							field,
 							agent.inMemory
 								? { data: file.bytes.toString('base64'), mimeType: file.mimeType ?? 'application/octet-stream', fileName: file.fileName, fileSize: `${file.bytes.length} B` }
-								: store.put(file.bytes, file),
+								: storedOnce(file),
 						]),
 					),
 				}

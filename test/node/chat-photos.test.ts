@@ -125,6 +125,53 @@ describe('As an AI Agent’s tool in a chat: the photo the user sent', () => {
 		expect(server().requests).toHaveLength(0);
 	});
 
+	it('files in n8n’s database store (queue mode’s default) are read from it', async () => {
+		const message = chatMessage('s1', 'Look', [{ bytes: DOG, fileName: 'dog.jpg' }]);
+		await run(detectData0(), [], { asTool: true, binaryMode: 'database', agentInput: agentCall([message], 0) });
+		expect(sentImages(server().requests)).toEqual(['dog.jpg']);
+	});
+
+	it('two messages with the same data and the same photo: either is the one, its photo is read', async () => {
+		const message = chatMessage('s1', 'Look', [{ bytes: DOG, fileName: 'dog.jpg' }]);
+		await run(detectData0(), [], { asTool: true, agentInput: agentCall([message, message], 1) });
+		expect(sentImages(server().requests)).toEqual(['dog.jpg']);
+	});
+
+	it('a tool argument that hides a field of the only message: that message is still the one', async () => {
+		const message = chatMessage('s1', 'Look', [{ bytes: DOG, fileName: 'dog.jpg' }]);
+		await run(detectData0(), [], { asTool: true, agentInput: agentCall([message], 0, { arguments: { modelId: server().models.detect, chatInput: 'what the agent wrote' } }) });
+		expect(sentImages(server().requests)).toEqual(['dog.jpg']);
+	});
+
+	it('a tool argument that hides a field of one of two messages: none is the one, no request', async () => {
+		const messages = [chatMessage('s1', 'Look', [{ bytes: CAR, fileName: 'car.jpg' }]), chatMessage('s2', 'Look here', [{ bytes: DOG, fileName: 'dog.jpg' }])];
+		const failure = await failureOf(
+			run(detectData0(), [], { asTool: true, agentInput: agentCall(messages, 1, { arguments: { modelId: server().models.detect, chatInput: 'what the agent wrote' } }) }),
+		);
+		expect(failure.description).toContain(`the AI Agent’s input item from "${TRIGGER}" was not found: none of the items of "${TRIGGER}" is the one the AI Agent is working on.`);
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it('All Images on the Item, a message without a photo: says there is no file and how to send one', async () => {
+		const failure = await failureOf(run(detectParameters(server(), { imageSource: 'allImages' }), [], { asTool: true, agentInput: agentCall([chatMessage('s1', 'Hello', [])], 0) }));
+		expect(failure.message).toBe('No file on the tool’s item or the AI Agent’s input item');
+		expect(failure.description).toBe(
+			`Looked on the tool’s own item, then the AI Agent’s input item from "${TRIGGER}" has no file. ` +
+				'In a chat, allow file uploads on the Chat Trigger and send a photo with the message. ' +
+				`Or set Image Source to "Binary From Expression" with {{ $('${TRIGGER}').item.binary.<field> }}, or pass an image URL.`,
+		);
+	});
+
+	it('two photos under other field names: the error names both and says how to pick one', async () => {
+		const message = chatMessage('s1', 'Look', [{ bytes: CAR, fileName: 'car.jpg' }, { bytes: DOG, fileName: 'dog.jpg' }]);
+		const failure = await failureOf(run(detectData0({ binaryPropertyName: 'photo' }), [], { asTool: true, agentInput: agentCall([message], 0) }));
+		expect(failure.description).toBe(
+			`Looked on the tool’s own item, then the AI Agent’s input item from "${TRIGGER}" has the binary field(s) "data0", "data1". ` +
+				'Set "Input Binary Field" to one of those, or use "All Images on the Item". ' +
+				`Or set Image Source to "Binary From Expression" with {{ $('${TRIGGER}').item.binary.<field> }}, or pass an image URL.`,
+		);
+	});
+
 	it('two messages with the same data but different photos: refuses to guess', async () => {
 		const same = { sessionId: 's1', action: 'sendMessage', chatInput: 'Look' };
 		const messages = [
