@@ -83,9 +83,10 @@ describe('Detect Objects', () => {
 		expect(items[0].binary?.data.fileName).toMatch(/\.annotated\.jpg$/);
 	});
 
-	it('takes the image as base64, dropping a data: prefix and line breaks', async () => {
+	it('takes the image as base64, dropping white space, a data: prefix and line breaks', async () => {
 		const base64 = CAR.toString('base64');
-		const wrapped = `data:image/jpeg;base64,${base64.replace(/(.{76})/g, '$1\n')}`;
+		// as pasted: a line break before the prefix, the text wrapped at 76 characters
+		const wrapped = `\n  data:image/jpeg;base64,${base64.replace(/(.{76})/g, '$1\n')}\n`;
 		const { items } = await run(detectParameters(server(), { imageSource: 'base64', imageBase64: wrapped }), [{ json: {} }]);
 		expect((server().requests[0].body as { image: string }).image).toBe(base64);
 		expect(items[0].binary?.data.fileName).toBe('image.annotated.jpg');
