@@ -95,6 +95,8 @@ export interface AgentInput {
 	inMemory?: boolean;
 	/** Files on the tool's own item (n8n puts none there; a test of what comes first). */
 	toolItemFiles?: Record<string, InputFile>;
+	/** The node the tool's item names as its source, when it is not `node` (one whose data cannot be read). */
+	sourceNode?: string;
 }
 
 export interface SentRequest {
@@ -314,7 +316,7 @@ function agentRunData(agent: AgentInput, store: BinaryStore) {
 		...(agent.toolItemFiles
 			? { binary: Object.fromEntries(Object.entries(agent.toolItemFiles).map(([field, file]) => [field, store.put(file.bytes, file)])) }
 			: {}),
-		pairedItem: { item: runIndex, input: 0, sourceOverwrite: { previousNode: agent.node, previousNodeOutput: 0, previousNodeRun: runIndex } },
+		pairedItem: { item: runIndex, input: 0, sourceOverwrite: { previousNode: agent.sourceNode ?? agent.node, previousNodeOutput: 0, previousNodeRun: runIndex } },
 	};
 	return { runData, toolItem };
 }

@@ -172,6 +172,13 @@ describe('As an AI Agent’s tool in a chat: the photo the user sent', () => {
 		);
 	});
 
+	it('a source node whose data cannot be read: says so, no request', async () => {
+		const message = chatMessage('s1', 'Look', [{ bytes: DOG, fileName: 'dog.jpg' }]);
+		const failure = await failureOf(run(detectData0(), [], { asTool: true, agentInput: agentCall([message], 0, { sourceNode: 'Renamed Trigger' }) }));
+		expect(failure.description).toContain('the AI Agent’s input item from "Renamed Trigger" was not found: the data of "Renamed Trigger" could not be read.');
+		expect(server().requests).toHaveLength(0);
+	});
+
 	it('two messages with the same data but different photos: refuses to guess', async () => {
 		const same = { sessionId: 's1', action: 'sendMessage', chatInput: 'Look' };
 		const messages = [

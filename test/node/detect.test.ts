@@ -1,4 +1,4 @@
-import { CAR, carItem, detectParameters, useServer, asServiceSent } from './setup';
+import { CAR, carItem, detectParameters, failureOf, useServer, asServiceSent } from './setup';
 
 describe('Detect Objects', () => {
 	const { server, run } = useServer({ defaultModels: 'synthetic' });
@@ -90,6 +90,19 @@ describe('Detect Objects', () => {
 		const { items } = await run(detectParameters(server(), { imageSource: 'base64', imageBase64: wrapped }), [{ json: {} }]);
 		expect((server().requests[0].body as { image: string }).image).toBe(base64);
 		expect(items[0].binary?.data.fileName).toBe('image.annotated.jpg');
+	});
+
+	it('names the annotated picture after the file, or "image" when the name is only an extension', async () => {
+		const named = async (fileName: string) =>
+			(await run(detectParameters(server()), [{ binary: { data: { bytes: CAR, fileName, mimeType: 'image/jpeg' } } }])).items[0].binary?.data.fileName;
+		expect(await named('driveway.cam-2.jpeg')).toBe('driveway.cam-2.annotated.jpg');
+		expect(await named('.jpg')).toBe('image.annotated.jpg');
+	});
+
+	it('refuses an operation it does not have, naming it', async () => {
+		const failure = await failureOf(run(detectParameters(server(), { operation: 'segment' }), [carItem()]));
+		expect(failure.message).toBe('The operation "segment" is not supported');
+		expect(server().requests).toHaveLength(0);
 	});
 
 	it('finds the model ID inside a pasted dashboard link', async () => {
