@@ -91,6 +91,8 @@ export interface AgentInput {
 	itemIndex: number;
 	arguments?: IDataObject;
 	runIndex?: number;
+	/** The output of that node the agent's input came from (an If's false branch is output 1). */
+	output?: number;
 	/** Keep that node's files in memory, base64 in `data` without an id: n8n 1.x's default mode. */
 	inMemory?: boolean;
 	/** Files on the tool's own item (n8n puts none there; a test of what comes first). */
@@ -290,6 +292,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 
 function agentRunData(agent: AgentInput, store: BinaryStore) {
 	const runIndex = agent.runIndex ?? 0;
+	const output = agent.output ?? 0;
 	// one file on several items (a node that copies items keeps the file's id) is stored once
 	const stored = new Map<InputFile, IBinaryData>();
 	const storedOnce = (file: InputFile) => stored.get(file) ?? stored.set(file, store.put(file.bytes, file)).get(file)!;
@@ -309,14 +312,14 @@ function agentRunData(agent: AgentInput, store: BinaryStore) {
 			: {}),
 	}));
 	const runData: Record<string, INodeExecutionData[][][]> = {
-		[agent.node]: Array.from({ length: runIndex + 1 }, (_, run) => [run === runIndex ? items : []]),
+		[agent.node]: Array.from({ length: runIndex + 1 }, (_, run) => Array.from({ length: output + 1 }, (_, index) => (run === runIndex && index === output ? items : []))),
 	};
 	const toolItem: INodeExecutionData = {
 		json: { ...(items[agent.itemIndex]?.json ?? {}), ...(agent.arguments ?? {}), toolCallId: `call_${agent.itemIndex}` },
 		...(agent.toolItemFiles
 			? { binary: Object.fromEntries(Object.entries(agent.toolItemFiles).map(([field, file]) => [field, store.put(file.bytes, file)])) }
 			: {}),
-		pairedItem: { item: runIndex, input: 0, sourceOverwrite: { previousNode: agent.sourceNode ?? agent.node, previousNodeOutput: 0, previousNodeRun: runIndex } },
+		pairedItem: { item: runIndex, input: 0, sourceOverwrite: { previousNode: agent.sourceNode ?? agent.node, previousNodeOutput: output, previousNodeRun: runIndex } },
 	};
 	return { runData, toolItem };
 }

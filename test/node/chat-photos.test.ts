@@ -58,6 +58,12 @@ describe('As an AI Agent’s tool in a chat: the photo the user sent', () => {
 		expect(sentImages(server().requests)).toEqual(['dog.jpg']);
 	});
 
+	it('the agent’s input came from a node’s second output (an If’s false branch): that output is read', async () => {
+		const message = chatMessage('s3', 'Look', [{ bytes: DOG, fileName: 'dog.jpg' }]);
+		await run(detectData0(), [], { asTool: true, agentInput: agentCall([message], 0, { output: 1 }) });
+		expect(sentImages(server().requests)).toEqual(['dog.jpg']);
+	});
+
 	it('files held in memory (n8n 1.x’s default mode) are read too', async () => {
 		const message = chatMessage('s1', 'Look', [{ bytes: DOG, fileName: 'dog.jpg' }]);
 		await run(detectData0(), [], { asTool: true, agentInput: agentCall([message], 0, { inMemory: true }) });

@@ -84,14 +84,15 @@ describe('faults, one item at a time', () => {
 		expect(server().requests).toHaveLength(1);
 	});
 
-	it('stops promptly when the execution is cancelled, sending nothing new', async () => {
+	it.each([false, true])('stops promptly when the execution is cancelled, sending nothing new (Continue On Fail %s)', async (continueOnFail) => {
 		server().setLatency(200);
 		const controller = new AbortController();
 		// cancelled while the first two requests are open on the service: the third is never sent
 		void server().whenRequests(2).then(() => controller.abort());
 		const failure = await failureOf(
-			run(detectParameters(server(), { options: { concurrency: 2 } }), Array.from({ length: 40 }, () => carItem()), { signal: controller.signal }),
+			run(detectParameters(server(), { options: { concurrency: 2 } }), Array.from({ length: 40 }, () => carItem()), { signal: controller.signal, continueOnFail }),
 		);
+		// a cancelled execution stops, whatever On Error says: no error items for the images it did not send
 		expect(failure.message).toBe('The execution was cancelled');
 		expect(server().requests).toHaveLength(2);
 	});
