@@ -35,6 +35,31 @@ describe('point in polygon', () => {
 		}
 	});
 
+	it('a point in line with an edge but beyond its ends is outside', () => {
+		for (const polygon of [square, [...square].reverse()]) {
+			for (const point of [[15, 0], [-5, 0], [0, 15], [0, -5], [10, 15], [15, 10], [10.001, 5], [5, 10.001], [-0.001, 5]] as Point[]) {
+				expect([point, insidePolygon(point, polygon)]).toEqual([point, false]);
+			}
+		}
+	});
+
+	it('slanted edges: a point on one is inside, a point just beside it is not', () => {
+		const triangle: Point[] = [
+			[0, 0],
+			[100, 40],
+			[20, 90],
+		];
+		for (const polygon of [triangle, [...triangle].reverse()]) {
+			expect(insidePolygon([50, 20], polygon)).toBe(true);
+			expect(insidePolygon([60, 65], polygon)).toBe(true);
+			expect(insidePolygon([10, 45], polygon)).toBe(true);
+			expect(insidePolygon([50, 19.9], polygon)).toBe(false);
+			expect(insidePolygon([60.1, 65.1], polygon)).toBe(false);
+			expect(insidePolygon([9.9, 45], polygon)).toBe(false);
+			expect(insidePolygon([40, 40], polygon)).toBe(true);
+		}
+	});
+
 	it('knows the notch of a concave polygon is outside', () => {
 		expect(insidePolygon([7.5, 2.5], ell)).toBe(false);
 		expect(insidePolygon([2.5, 2.5], ell)).toBe(true);
