@@ -40,6 +40,40 @@ describe('readImageSize', () => {
 		expect(readImageSize(fixture(name))).toEqual({ width, height });
 	});
 
+	it('reads an extended WebP wider and taller than 65,536 pixels (24-bit sizes)', () => {
+		const webp = Buffer.from(fixture('car-140x90-extended.webp'));
+		webp.writeUIntLE(0x012345, 24, 3);
+		webp.writeUIntLE(0x020304, 27, 3);
+		expect(readImageSize(webp)).toEqual({ width: 0x012346, height: 0x020305 });
+	});
+
+	it('gives nothing for a header that says 0 pixels wide or high', () => {
+		const png = (width: number, height: number) => {
+			const bytes = PNG.sync.write(new PNG({ width: 4, height: 4 }));
+			bytes.writeUInt32BE(width, 16);
+			bytes.writeUInt32BE(height, 20);
+			return bytes;
+		};
+		expect(readImageSize(png(5, 6))).toEqual({ width: 5, height: 6 });
+		expect(readImageSize(png(0, 6))).toBeUndefined();
+		expect(readImageSize(png(5, 0))).toBeUndefined();
+	});
+
+	it('reads a PNG’s first 24 bytes; gives nothing for a PNG signature with a damaged or cut header', () => {
+		const good = PNG.sync.write(new PNG({ width: 4, height: 4 }));
+		const damaged = (at: number, text: string) => {
+			const bytes = Buffer.from(good);
+			bytes.write(text, at, 'latin1');
+			return bytes;
+		};
+		expect(readImageSize(good)).toEqual({ width: 4, height: 4 });
+		expect(readImageSize(damaged(0, 'X'))).toBeUndefined();
+		expect(readImageSize(damaged(1, 'JPG'))).toBeUndefined();
+		expect(readImageSize(damaged(12, 'IDAT'))).toBeUndefined();
+		expect(readImageSize(good.subarray(0, 24))).toEqual({ width: 4, height: 4 });
+		expect(readImageSize(good.subarray(0, 23))).toBeUndefined();
+	});
+
 	it('reads a BMP header', () => {
 		const bmp = Buffer.alloc(54);
 		bmp.write('BM', 0, 'latin1');
