@@ -74,6 +74,32 @@ describe('readImageSize', () => {
 		expect(readImageSize(good.subarray(0, 23))).toBeUndefined();
 	});
 
+	describe('JPEG markers before the frame', () => {
+		const SOI = [0xff, 0xd8];
+		/** A start-of-frame segment (marker 0xC0 unless given) for a 48 × 32 image. */
+		const frame = (marker = 0xc0) => [0xff, marker, 0x00, 0x11, 0x08, 0x00, 0x20, 0x00, 0x30, ...Array(10).fill(0)];
+		const segment = (marker: number, payload = 4) => [0xff, marker, 0x00, payload + 2, ...Array(payload).fill(0)];
+		const size = (...parts: number[][]) => readImageSize(Buffer.from(parts.flat()));
+
+		it('finds the frame after other segments, fill bytes and markers without a length', () => {
+			expect(size(SOI, frame())).toEqual({ width: 48, height: 32 });
+			expect(size(SOI, segment(0xe0, 14), segment(0xdb, 65), frame(0xc2))).toEqual({ width: 48, height: 32 });
+			expect(size(SOI, [0xff, 0xff, 0xff], frame())).toEqual({ width: 48, height: 32 });
+			expect(size(SOI, [0xff, 0x01, 0xff, 0xd0, 0xff, 0xd8], frame(0xc1))).toEqual({ width: 48, height: 32 });
+			expect(size(SOI, segment(0xc4), segment(0xc8), segment(0xcc), frame(0xcf))).toEqual({ width: 48, height: 32 });
+		});
+
+		it('gives nothing when the scan or the end comes before any frame, or the frame is cut', () => {
+			expect(size(SOI, segment(0xda), frame())).toBeUndefined();
+			expect(size(SOI, [0xff, 0xd9], frame())).toBeUndefined();
+			expect(size(SOI, [0x00], frame())).toBeUndefined();
+			expect(size(SOI, frame().slice(0, 8))).toBeUndefined();
+			expect(size([0xff, 0xd9], frame())).toBeUndefined();
+			expect(size([0x00, 0xd8], frame())).toBeUndefined();
+			expect(size([0xff, 0xd8, 0xff])).toBeUndefined();
+		});
+	});
+
 	it('reads a BMP header', () => {
 		const bmp = Buffer.alloc(54);
 		bmp.write('BM', 0, 'latin1');
