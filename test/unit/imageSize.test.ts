@@ -93,6 +93,8 @@ describe('readImageSize', () => {
 			expect(size(SOI, segment(0xda), frame())).toBeUndefined();
 			expect(size(SOI, [0xff, 0xd9], frame())).toBeUndefined();
 			expect(size(SOI, [0x00], frame())).toBeUndefined();
+			// the frame's size is its bytes 5 to 8: nine bytes of it are enough, eight are not
+			expect(size(SOI, frame().slice(0, 9))).toEqual({ width: 48, height: 32 });
 			expect(size(SOI, frame().slice(0, 8))).toBeUndefined();
 			expect(size([0xff, 0xd9], frame())).toBeUndefined();
 			expect(size([0x00, 0xd8], frame())).toBeUndefined();
