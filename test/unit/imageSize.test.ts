@@ -74,6 +74,36 @@ describe('readImageSize', () => {
 		expect(readImageSize(good.subarray(0, 23))).toBeUndefined();
 	});
 
+	it('reads GIF and WebP headers from their shortest length; gives nothing when one is damaged', () => {
+		const changed = (name: string, at: number, bytes: number[] | string) => {
+			const copy = Buffer.from(fixture(name));
+			if (typeof bytes === 'string') copy.write(bytes, at, 'latin1');
+			else Buffer.from(bytes).copy(copy, at);
+			return copy;
+		};
+		const gif = fixture('car-96x64.gif');
+		expect(readImageSize(gif.subarray(0, 10))).toEqual({ width: 96, height: 64 });
+		expect(readImageSize(gif.subarray(0, 9))).toBeUndefined();
+		expect(readImageSize(changed('car-96x64.gif', 0, 'GIF87a'))).toEqual({ width: 96, height: 64 });
+		expect(readImageSize(changed('car-96x64.gif', 0, 'GIF88a'))).toBeUndefined();
+
+		const lossy = fixture('car-120x80.webp');
+		expect(readImageSize(lossy.subarray(0, 30))).toEqual({ width: 120, height: 80 });
+		expect(readImageSize(lossy.subarray(0, 29))).toBeUndefined();
+		for (const [at, bytes] of [
+			[0, 'RIFX'],
+			[8, 'WEBQ'],
+			[12, 'VP8Z'],
+			[23, [0x9c]],
+			[24, [0x02]],
+			[25, [0x2b]],
+		] as const) {
+			expect([at, readImageSize(changed('car-120x80.webp', at, bytes as number[] | string))]).toEqual([at, undefined]);
+		}
+		expect(readImageSize(changed('car-100x60-lossless.webp', 20, [0x2e]))).toBeUndefined();
+		expect(readImageSize(changed('car-140x90-extended.webp', 12, 'VP8Y'))).toBeUndefined();
+	});
+
 	describe('JPEG markers before the frame', () => {
 		const SOI = [0xff, 0xd8];
 		/** A start-of-frame segment (marker 0xC0 unless given) for a 48 × 32 image. */
