@@ -139,6 +139,19 @@ describe('readImageSize', () => {
 		bmp.writeInt32LE(33, 18);
 		bmp.writeInt32LE(-21, 22); // top-down
 		expect(readImageSize(bmp)).toEqual({ width: 33, height: 21 });
+		expect(readImageSize(bmp.subarray(0, 26))).toEqual({ width: 33, height: 21 });
+		expect(readImageSize(bmp.subarray(0, 25))).toBeUndefined();
+		const changed = (at: number, write: (copy: Buffer) => void) => {
+			const copy = Buffer.from(bmp);
+			write(copy);
+			return [at, readImageSize(copy)];
+		};
+		expect(changed(0, (copy) => copy.write('C', 0, 'latin1'))).toEqual([0, undefined]);
+		expect(changed(1, (copy) => copy.write('N', 1, 'latin1'))).toEqual([1, undefined]);
+		// an info header under 40 bytes is the old OS/2 one, whose sizes are 16-bit: not read
+		expect(changed(14, (copy) => copy.writeUInt32LE(12, 14))).toEqual([14, undefined]);
+		expect(changed(14, (copy) => copy.writeUInt32LE(39, 14))).toEqual([14, undefined]);
+		expect(changed(14, (copy) => copy.writeUInt32LE(124, 14))).toEqual([14, { width: 33, height: 21 }]);
 	});
 
 	it('gives nothing for text, a cut-off header or a JPEG without a frame', () => {

@@ -37,3 +37,33 @@ describe('HEIC and AVIF recognised by their ftyp box', () => {
 		expect(sniffPhoneImageFormat(bytes)).toBeUndefined();
 	});
 });
+
+describe('the image formats the node sends, recognised by their first bytes', () => {
+	// name, mime type, extension, the first bytes, the places of the bytes the format is told by
+	const signatures: Array<[string, string, string, Buffer, number[]]> = [
+		['JPEG', 'image/jpeg', 'jpg', Buffer.from([0xff, 0xd8, 0xff, 0xe0]), [0, 1, 2]],
+		['PNG', 'image/png', 'png', Buffer.from('\u0089PNG\r\n\u001a\n', 'latin1'), [0, 1, 2, 3]],
+		['GIF', 'image/gif', 'gif', Buffer.from('GIF89a', 'latin1'), [0, 1, 2, 3]],
+		['WebP', 'image/webp', 'webp', Buffer.from('RIFF\u0000\u0000\u0000\u0000WEBPVP8 ', 'latin1'), [0, 1, 2, 3, 8, 9, 10, 11]],
+		['BMP', 'image/bmp', 'bmp', Buffer.from('BM\u0000\u0000', 'latin1'), [0, 1]],
+		['TIFF, little-endian', 'image/tiff', 'tiff', Buffer.from('II*\u0000', 'latin1'), [0, 1, 2, 3]],
+		['TIFF, big-endian', 'image/tiff', 'tiff', Buffer.from('MM\u0000*', 'latin1'), [0, 1, 2, 3]],
+	];
+
+	it.each(signatures)('%s', (_, mimeType, extension, bytes) => {
+		expect(sniffImageType(bytes)).toEqual({ mimeType, extension });
+	});
+
+	it.each(signatures)('%s with any one of the bytes it is told by changed is not recognised', (_, __, ___, bytes, checked) => {
+		for (const at of checked) {
+			const changed = Buffer.from(bytes);
+			changed[at] ^= 0x01;
+			expect([at, sniffImageType(changed)]).toEqual([at, undefined]);
+		}
+	});
+
+	it('needs 4 bytes', () => {
+		expect(sniffImageType(Buffer.from('GIF8', 'latin1'))).toEqual({ mimeType: 'image/gif', extension: 'gif' });
+		expect(sniffImageType(Buffer.from([0xff, 0xd8, 0xff]))).toBeUndefined();
+	});
+});
