@@ -1,4 +1,4 @@
-import { sniffImageType, sniffPhoneImageFormat } from '../../nodes/ImageInference/helpers/imageType';
+import { mimeTypeVerdict, sniffImageType, sniffPhoneImageFormat } from '../../nodes/ImageInference/helpers/imageType';
 
 /** An ISO-BMFF `ftyp` box: size, "ftyp", major brand, minor version, compatible brands. */
 function ftyp(major: string, compatible: string[]): Buffer {
@@ -35,6 +35,43 @@ describe('HEIC and AVIF recognised by their ftyp box', () => {
 		['too short for a box', Buffer.from('\u0000\u0000\u0000\u0018ftypheic', 'latin1')],
 	])('%s is neither', (_, bytes) => {
 		expect(sniffPhoneImageFormat(bytes)).toBeUndefined();
+	});
+
+	it('reads the brands up to the end of the box the size gives, and no further', () => {
+		const box = (size: number, brands: string) => {
+			const bytes = Buffer.alloc(Math.max(16, 8 + brands.length), 0);
+			bytes.writeUInt32BE(size, 0);
+			bytes.write(`ftyp${brands}`, 4, 'latin1');
+			return bytes;
+		};
+		expect(sniffPhoneImageFormat(box(16, 'heic\u0000\u0000\u0000\u0000'))).toBe('HEIC');
+		expect(sniffPhoneImageFormat(box(16, 'heic\u0000\u0000\u0000\u0000').subarray(0, 15))).toBeUndefined();
+		// "avif" as the last compatible brand inside a 24-byte box, then as the first one after it
+		expect(sniffPhoneImageFormat(box(24, 'isom\u0000\u0000\u0000\u0000mif1avif'))).toBe('AVIF');
+		expect(sniffPhoneImageFormat(box(20, 'isom\u0000\u0000\u0000\u0000mif1avif'))).toBe('HEIC');
+		expect(sniffPhoneImageFormat(box(16, 'isom\u0000\u0000\u0000\u0000mif1avif'))).toBeUndefined();
+		// a size under 16 is no size: the box is read to its 16 bytes
+		expect(sniffPhoneImageFormat(box(8, 'isom\u0000\u0000\u0000\u0000mif1avif'))).toBeUndefined();
+		expect(sniffPhoneImageFormat(box(16, 'heix').fill(0x71, 4, 8))).toBeUndefined();
+	});
+});
+
+describe('what a declared mime type says', () => {
+	it.each([
+		[undefined, 'unknown'],
+		['', 'unknown'],
+		['application/octet-stream', 'unknown'],
+		['binary/octet-stream', 'unknown'],
+		[' Application/Octet-Stream; name="photo"', 'unknown'],
+		['image/jpeg', 'image'],
+		['image/jpg', 'image'],
+		[' IMAGE/PNG ; q=1', 'image'],
+		['image/webp', 'image'],
+		['image/heic', 'not an image'],
+		['application/pdf', 'not an image'],
+		['text/plain', 'not an image'],
+	])('%j: %s', (mimeType, verdict) => {
+		expect(mimeTypeVerdict(mimeType)).toBe(verdict);
 	});
 });
 
