@@ -70,6 +70,30 @@ describe('Compare With Previous Look', () => {
 		expect(afterCooldown).toMatchObject({ changed: true, changeByLabel: { car: 1 }, cooldownUntil: '2026-05-01T08:21:00.000Z' });
 	});
 
+	it('a cooldown ends at its last millisecond: a change then is reported, one a millisecond earlier is not', () => {
+		const cooled = { key: 'gate', cooldownMs: 10 * MINUTE };
+		const lookAt = (lastLook: number) => {
+			const store: IDataObject = {};
+			compareWithPreviousLook(store, cooled, { counts: {} }, T0);
+			compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + MINUTE);
+			return compareWithPreviousLook(store, cooled, { counts: {} }, lastLook);
+		};
+		expect(lookAt(T0 + 11 * MINUTE - 1)).toMatchObject({ changed: false, cooldownUntil: '2026-05-01T08:11:00.000Z' });
+		expect(lookAt(T0 + 11 * MINUTE)).toMatchObject({ changed: true, disappeared: ['car'], cooldownUntil: '2026-05-01T08:21:00.000Z' });
+		// a look with no change at the cooldown's end: the cooldown is over, none is running
+		const store: IDataObject = {};
+		compareWithPreviousLook(store, cooled, { counts: {} }, T0);
+		compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + MINUTE);
+		expect(compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + 11 * MINUTE)).toMatchObject({ changed: false, cooldownUntil: null });
+	});
+
+	it('without a cooldown every change is reported, and no cooldown is named', () => {
+		const store: IDataObject = {};
+		compareWithPreviousLook(store, watch, { counts: {} }, T0);
+		expect(compareWithPreviousLook(store, watch, { counts: { car: 1 } }, T0)).toMatchObject({ changed: true, cooldownUntil: null });
+		expect(compareWithPreviousLook(store, watch, { counts: {} }, T0)).toMatchObject({ changed: true, disappeared: ['car'], cooldownUntil: null });
+	});
+
 	it(`keeps at most ${MAX_WATCH_KEYS} keys, forgetting the one seen longest ago`, () => {
 		const store: IDataObject = {};
 		for (let camera = 0; camera < MAX_WATCH_KEYS; camera++) {
