@@ -120,6 +120,11 @@ describe('Watching a place: bad options fail before any request, naming the item
 		['min above max', { minObjectSize: 0.3, maxObjectSize: 0.1 }, /^Min Object Size \(0.3\) is larger than Max Object Size \(0.1\)$/, /smaller/],
 		['an empty watch key', { compareWithPreviousLook: true, watchKey: '  ' }, /^Watch Key is empty$/, /key/],
 		['Only Objects in Zones without zones', { onlyInZones: true }, /no zone is set/, /Add a zone/],
+		['a pixel zone that is not three points', { zoneCoordinates: 'pixels', zones: { zone: [{ name: 'gate', points: '10,10 20,20' }] } }, /^Zone "gate": only 2 points/, /\(pixels from the image’s top-left corner\)\.$/],
+		['zones an expression gave as text', { zones: { zone: 'driveway' } }, /^Zones must be a list of named zones$/, /Add Zone/],
+		['more zones than allowed', { zones: { zone: Array.from({ length: 21 }, (_, index) => ({ name: `zone ${index}`, points: '0,0 1,0 1,1' })) } }, /^21 zones are set; at most 20 are allowed$/, /split the watch/],
+		['a zone whose name is a number', { zones: { zone: [{ name: 7, points: '0,0 1,0 1,1' }] } }, /^Zone 1 has no name$/, /name/],
+		['a zone an expression left empty', { zones: { zone: [null] } }, /^Zone 1 has no name$/, /name/],
 	];
 
 	it.each(cases)('%s', async (_case, badOptions, message, description) => {
@@ -129,6 +134,12 @@ describe('Watching a place: bad options fail before any request, naming the item
 		expect(failure.description).toMatch(description);
 		expect(failure.itemIndex).toBe(1);
 		expect(server().requests).toHaveLength(0);
+	});
+
+	it('accepts the same Min and Max Object Size, and zones an expression left empty', async () => {
+		const { items } = await run(detectParameters(server(), { options: { minObjectSize: 0.003, maxObjectSize: 0.003, zones: { zone: null } } }), [photoItem('carInZone')]);
+		expect(items[0].json.totalDetections).toBe(0);
+		expect(items[0].json.countsByZone).toBeUndefined();
 	});
 
 	it('relative zones or size options with an image URL and no annotated picture: refused before the request', async () => {
