@@ -72,6 +72,8 @@ export interface RunOptions {
 	staticData?: IDataObject;
 	/** Context methods left out, as a runner other than n8n's own may (n8n 1.123 and 2.41 have both). */
 	contextWithout?: Array<'addExecutionHints' | 'getExecutionCancelSignal'>;
+	/** Items whose files the binary store fails to read, as a disk does (a plain Error, code EIO). */
+	unreadableItems?: number[];
 }
 
 /**
@@ -194,6 +196,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const hints: NodeExecutionHint[] = [];
 	let globalStaticData: IDataObject | undefined;
 	const without = new Set(options.contextWithout);
+	const unreadable = new Set((options.unreadableItems ?? []).flatMap((index) => Object.values(inputItems[index]?.binary ?? {}).map((binary) => binary.id ?? '')));
+	const readFailure = () => Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
 	const credential = new ImageInferenceApi();
 	const credentials = { baseUrl: options.credentials.baseUrl, apiKey: options.credentials.apiKey, sendAs: options.credentials.sendAs ?? 'header' };
 	const log = (level: string) => (message: string, meta?: object) => logged.push(`${level} ${message} ${meta ? JSON.stringify(meta) : ''}`);
@@ -236,6 +240,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			async getBinaryDataBuffer(itemIndex: number, field: string) {
 				const binary = inputItems[itemIndex]?.binary?.[field];
 				if (!binary) throw new Error(`No binary data property "${field}" exists on item!`);
+				if (binary.id && unreadable.has(binary.id)) throw readFailure();
 				reads.whole++;
 				events.push(`read ${itemIndex}`);
 				return store.get(binary);
@@ -243,6 +248,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			// as n8n's stores do it: the filesystem reads the file in chunks of the size asked for; the
 			// database reads it whole, whatever part of it is then read
 			async getBinaryStream(binaryDataId: string, chunkSize = 64 * 1024) {
+				if (unreadable.has(binaryDataId)) throw readFailure();
 				const bytes = store.get({ id: binaryDataId } as IBinaryData);
 				if (store.mode === 'database') {
 					reads.whole++;

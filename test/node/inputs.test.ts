@@ -89,6 +89,16 @@ describe('bad inputs are refused before any request', () => {
 		expect(server().requests).toHaveLength(1);
 	});
 
+	it('a file the binary store cannot read fails its own item, named, before any request', async () => {
+		const failure = await failureOf(run(detectParameters(server()), [carItem(), carItem(), carItem()], { unreadableItems: [1] }));
+		expect(failure.message).toMatch(/EIO/);
+		expect(failure.itemIndex).toBe(1);
+		expect(server().requests).toHaveLength(0);
+
+		const { items } = await run(detectParameters(server()), [carItem(), carItem()], { unreadableItems: [1], continueOnFail: true });
+		expect(items.map((item) => item.json.error ?? item.json.totalDetections)).toEqual([expect.any(Number), expect.stringMatching(/EIO/)]);
+	});
+
 	it('with Continue On Fail, request settings are read per item: a bad or differing one fails its item alone', async () => {
 		const options = [{ retries: 0 }, { concurrency: 0 }, { concurrency: 3 }, { retries: 2 }, { timeout: -1 }];
 		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 503 } });

@@ -53,7 +53,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 	const run = async (
 		parameters: Record<string, ParameterValue>,
 		items: InputItem[],
-		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database' | 'default'; agentInput?: AgentInput; staticData?: IDataObject; contextWithout?: RunOptions['contextWithout'] } = {},
+		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database' | 'default'; agentInput?: AgentInput; staticData?: IDataObject; contextWithout?: RunOptions['contextWithout']; unreadableItems?: number[] } = {},
 	): Promise<RunResult> =>
 		await runNode({
 			parameters,
@@ -68,6 +68,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 			agentInput: extra.agentInput,
 			staticData: extra.staticData,
 			contextWithout: extra.contextWithout,
+			unreadableItems: extra.unreadableItems,
 		});
 	return { server, credentials, run };
 }
