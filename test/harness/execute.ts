@@ -196,7 +196,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const hints: NodeExecutionHint[] = [];
 	let globalStaticData: IDataObject | undefined;
 	const without = new Set(options.contextWithout);
-	const unreadable = new Set((options.unreadableItems ?? []).flatMap((index) => Object.values(inputItems[index]?.binary ?? {}).map((binary) => binary.id ?? '')));
+	const unreadable = new Set((options.unreadableItems ?? []).flatMap((index) => Object.values(inputItems[index]?.binary ?? {}).flatMap((binary) => (binary.id ? [binary.id] : []))));
 	const readFailure = () => Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
 	const credential = new ImageInferenceApi();
 	const credentials = { baseUrl: options.credentials.baseUrl, apiKey: options.credentials.apiKey, sendAs: options.credentials.sendAs ?? 'header' };
@@ -240,7 +240,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			async getBinaryDataBuffer(itemIndex: number, field: string) {
 				const binary = inputItems[itemIndex]?.binary?.[field];
 				if (!binary) throw new Error(`No binary data property "${field}" exists on item!`);
-				if (binary.id && unreadable.has(binary.id)) throw readFailure();
+				if (unreadable.has(binary.id ?? '')) throw readFailure();
 				reads.whole++;
 				events.push(`read ${itemIndex}`);
 				return store.get(binary);

@@ -2,6 +2,7 @@ import { PNG } from 'pngjs';
 
 import { fillRect } from '../reference-server/draw';
 import { decodeImage, encodeImage } from '../reference-server/image-codec';
+import type { FrameName } from '../watch/frames';
 
 /**
  * A photo's own pixels re-encoded as a PNG: a real image in a second format; `uncompressed`
@@ -51,7 +52,6 @@ export function colourScene(): Buffer {
 }
 
 /** A camera's view for the colour-region model: a red block on a grey road stands in for a car. */
-export type CameraFrame = 'empty' | 'carInZone' | 'carOutsideZone';
 export const CAMERA = { width: 676, height: 380 };
 /**
  * Where the model boxes the red "car" in 'carInZone': the block is aligned to the model's grid of
@@ -59,11 +59,11 @@ export const CAMERA = { width: 676, height: 380 };
  * (test/watch/frames.ts); 'carOutsideZone' has it 225 pixels further right along the road.
  */
 export const CAMERA_CAR_BOX = { x: 285, y: 195, width: 30, height: 30 };
-export const CAMERA_CAR_MOVED_BY = 225;
+const CAMERA_CAR_MOVED_BY = 225;
 
-const cameraFrames = new Map<CameraFrame, Buffer>();
+const cameraFrames = new Map<FrameName, Buffer>();
 
-export function cameraFrame(name: CameraFrame): Buffer {
+export function cameraFrame(name: FrameName): Buffer {
 	let frame = cameraFrames.get(name);
 	if (!frame) {
 		const image = { ...CAMERA, data: Buffer.alloc(CAMERA.width * CAMERA.height * 4, 128) };

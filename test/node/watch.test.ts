@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_TOOL_RESULT_CHARS } from '../../nodes/ImageInference/helpers/toolOutput';
-import type { CameraFrame } from '../harness/images';
 import { CAMERA, CAMERA_CAR_BOX, cameraFrame, colourScene } from '../harness/images';
+import type { FrameName } from '../watch/frames';
 import { DRIVEWAY } from '../watch/frames';
 import { detectParameters, failureOf, useServer } from './setup';
 
@@ -14,7 +14,7 @@ type Placed = { label: string; confidence: number; relativeBox: { x: number; y: 
 const CAR = 'red';
 const CAR_BOX = CAMERA_CAR_BOX;
 const { width: W, height: H } = CAMERA;
-const photoItem = (name: CameraFrame) => ({ binary: { data: { bytes: cameraFrame(name), fileName: `${name}.png`, mimeType: 'image/png' } } });
+const photoItem = (name: FrameName) => ({ binary: { data: { bytes: cameraFrame(name), fileName: `${name}.png`, mimeType: 'image/png' } } });
 const driveway = (extra: IDataObject = {}) => ({ zones: { zone: [{ name: 'driveway', points: DRIVEWAY }] }, zoneAnchor: 'bottomCenter', ...extra });
 
 describe('Watching a place: zones, object sizes, relative boxes', () => {
@@ -162,7 +162,7 @@ describe('Compare With Previous Look', () => {
 
 	it('a camera’s sequence: baseline, a car arrives, stays, leaves the zone, the road is empty', async () => {
 		const staticData: IDataObject = {};
-		const look = async (name: CameraFrame) =>
+		const look = async (name: FrameName) =>
 			(await run(detectParameters(server(), { options: watchOptions() }), [photoItem(name)], { staticData })).items[0].json.comparison as IDataObject;
 
 		expect(await look('empty')).toMatchObject({ key: 'default', changed: false, reason: expect.stringMatching(/first look/), previousSeenAt: null });
@@ -181,7 +181,7 @@ describe('Compare With Previous Look', () => {
 		let now = Date.parse('2026-05-01T08:00:00.000Z');
 		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
 		try {
-			const look = async (name: CameraFrame, minutesLater: number) => {
+			const look = async (name: FrameName, minutesLater: number) => {
 				now += minutesLater * 60_000;
 				return (await run(detectParameters(server(), { options: watchOptions({ cooldownMinutes: 10 }) }), [photoItem(name)], { staticData })).items[0].json.comparison as IDataObject;
 			};
