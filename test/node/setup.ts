@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { DefaultModels, ReferenceServer } from '../reference-server';
 import { startReferenceServer } from '../reference-server';
-import type { AgentInput, HarnessCredentials, InputItem, ParameterValue, RunOptions, RunResult } from '../harness/execute';
+import type { HarnessCredentials, InputItem, ParameterValue, RunOptions, RunResult } from '../harness/execute';
 import { runNode } from '../harness/execute';
 
 export { pngOf } from '../harness/images';
@@ -50,26 +50,12 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 		sendAs: 'header',
 		...overrides,
 	});
+	/** Every RunOptions field but the credential passes through as given; the credential is the server's, with overrides. */
 	const run = async (
 		parameters: Record<string, ParameterValue>,
 		items: InputItem[],
-		extra: { continueOnFail?: boolean; credentials?: Partial<HarnessCredentials>; signal?: AbortSignal; asTool?: boolean; onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput'; sizeInMetadataOnly?: boolean; binaryMode?: 'filesystem' | 'database' | 'default'; agentInput?: AgentInput; staticData?: IDataObject; contextWithout?: RunOptions['contextWithout']; unreadableItems?: number[] } = {},
-	): Promise<RunResult> =>
-		await runNode({
-			parameters,
-			items,
-			credentials: credentials(extra.credentials),
-			continueOnFail: extra.continueOnFail,
-			signal: extra.signal,
-			asTool: extra.asTool,
-			onError: extra.onError,
-			sizeInMetadataOnly: extra.sizeInMetadataOnly,
-			binaryMode: extra.binaryMode,
-			agentInput: extra.agentInput,
-			staticData: extra.staticData,
-			contextWithout: extra.contextWithout,
-			unreadableItems: extra.unreadableItems,
-		});
+		extra: Omit<Partial<RunOptions>, 'parameters' | 'items' | 'credentials'> & { credentials?: Partial<HarnessCredentials> } = {},
+	): Promise<RunResult> => await runNode({ ...extra, parameters, items, credentials: credentials(extra.credentials) });
 	return { server, credentials, run };
 }
 
