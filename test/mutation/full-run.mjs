@@ -1,0 +1,96 @@
+// The full mutation run (`npm run test:mutation`): every part of parts.mjs in turn (each run by part.config.mjs), then one
+// report merged from the parts (reports/mutation/incremental.json, copied to the committed
+// baseline test/mutation/baseline.json), its score per file, and a failure under the threshold
+// (stryker.config.mjs `thresholds.break`).
+//   npm run test:mutation                     every mutant, from nothing (hours: docs/testing.md)
+//   npm run test:mutation -- --resume         keep what the parts already hold; rerun only the
+//                                             mutants StrykerJS's incremental mode finds changed
+//                                             or missing (a stopped run goes on where it stopped)
+//   npm run test:mutation -- --part transport one part only (then merges, if every part is there)
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+
+import config from '../../stryker.config.mjs';
+import { PARTS } from './parts.mjs';
+
+const args = process.argv.slice(2);
+const resume = args.includes('--resume');
+const onlyPart = args.includes('--part') ? args[args.indexOf('--part') + 1] : undefined;
+if (onlyPart !== undefined && !(onlyPart in PARTS)) {
+	console.error(`--part must be one of: ${Object.keys(PARTS).join(', ')}`);
+	process.exit(2);
+}
+
+const partFile = (part) => `reports/mutation/parts/${part}.json`;
+mkdirSync('reports/mutation/parts', { recursive: true });
+
+for (const part of onlyPart ? [onlyPart] : Object.keys(PARTS)) {
+	const started = Date.now();
+	console.log(`\n=== mutation part "${part}" (${resume ? 'resumed' : 'from nothing'}) ===`);
+	const stryker = spawnSync('npx', ['stryker', 'run', 'test/mutation/part.config.mjs', ...(resume ? [] : ['--force'])], {
+		stdio: 'inherit',
+		env: { ...process.env, MUTATION_PART: part },
+	});
+	const minutes = ((Date.now() - started) / 60000).toFixed(1);
+	if (stryker.status !== 0) {
+		console.error(`Part "${part}" failed after ${minutes} min (exit ${stryker.status ?? stryker.signal}).`);
+		process.exit(1);
+	}
+	console.log(`=== part "${part}" done in ${minutes} min ===`);
+}
+
+const missing = Object.keys(PARTS).filter((part) => !existsSync(partFile(part)));
+if (missing.length) {
+	console.log(`\nNot merged: no result yet for ${missing.join(', ')} (npm run test:mutation -- --resume).`);
+	process.exit(0);
+}
+
+// The parts' reports number their tests each on its own: the merged report numbers every test
+// once, by its file and name, and points each mutant's coveredBy/killedBy at the new numbers.
+const merged = { files: {}, testFiles: {} };
+const testIds = new Map();
+for (const part of Object.keys(PARTS)) {
+	const report = JSON.parse(readFileSync(partFile(part), 'utf8'));
+	merged.schemaVersion ??= report.schemaVersion;
+	merged.thresholds ??= report.thresholds;
+	merged.framework ??= report.framework;
+	const renumber = new Map();
+	for (const [file, { tests, source }] of Object.entries(report.testFiles ?? {})) {
+		const kept = (merged.testFiles[file] ??= { source, tests: [] });
+		for (const test of tests) {
+			const key = `${file}\0${test.name}`;
+			if (!testIds.has(key)) {
+				testIds.set(key, String(testIds.size));
+				kept.tests.push({ ...test, id: testIds.get(key) });
+			}
+			renumber.set(test.id, testIds.get(key));
+		}
+	}
+	const ids = (list) => list?.map((id) => renumber.get(id) ?? id);
+	for (const [file, entry] of Object.entries(report.files)) {
+		if (merged.files[file]) throw new Error(`${file} is in two parts`);
+		merged.files[file] = {
+			...entry,
+			mutants: entry.mutants.map((mutant) => ({ ...mutant, coveredBy: ids(mutant.coveredBy), killedBy: ids(mutant.killedBy) })),
+		};
+	}
+}
+writeFileSync('reports/mutation/incremental.json', JSON.stringify(merged, null, 2));
+copyFileSync('reports/mutation/incremental.json', 'test/mutation/baseline.json');
+
+const DETECTED = new Set(['Killed', 'Timeout']);
+const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+const score = (mutants) => {
+	const detected = mutants.filter((m) => DETECTED.has(m.status)).length;
+	const scored = detected + mutants.filter((m) => UNDETECTED.has(m.status)).length;
+	return { detected, scored, percent: scored ? (100 * detected) / scored : 100 };
+};
+const rows = Object.entries(merged.files).map(([file, { mutants }]) => ({ file, ...score(mutants) }));
+for (const { file, detected, scored, percent } of rows.sort((a, b) => a.percent - b.percent)) {
+	console.log(`${percent.toFixed(2).padStart(6)} %  ${String(detected).padStart(4)} / ${String(scored).padEnd(4)} ${file}`);
+}
+const total = score(Object.values(merged.files).flatMap((file) => file.mutants));
+const threshold = config.thresholds.break;
+console.log(`\nMutation score of the node: ${total.percent.toFixed(2)} % (${total.detected} of ${total.scored} mutants detected; threshold ${threshold} %).`);
+console.log('Merged report: reports/mutation/incremental.json, copied to test/mutation/baseline.json.');
+if (total.percent < threshold) process.exit(1);

@@ -1,0 +1,20 @@
+// One part of the full mutation run (test/mutation/full-run.mjs): the files of the part named by
+// MUTATION_PART, against every unit and integration test, as stryker.config.mjs sets them. Each
+// part keeps its own incremental file (reports/mutation/parts/<part>.json), so a full run that is
+// stopped keeps the parts it finished, and `npm run test:mutation -- --resume` reruns only what
+// is missing or changed.
+import base from '../../stryker.config.mjs';
+import { partMutate } from './parts.mjs';
+
+const part = process.env.MUTATION_PART ?? '';
+
+export default {
+	...base,
+	mutate: partMutate(part),
+	incremental: true,
+	incrementalFile: `reports/mutation/parts/${part}.json`,
+	// The part's score is not the one that counts: full-run.mjs judges the merged report.
+	thresholds: { ...base.thresholds, break: null },
+	htmlReporter: { fileName: `reports/mutation/parts/${part}.html` },
+	jsonReporter: { fileName: `reports/mutation/parts/${part}.report.json` },
+};
