@@ -20,7 +20,7 @@ import type {
 	INodeExecutionData,
 	NodeExecutionHint,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { ImageInferenceApi } from '../../credentials/ImageInferenceApi.credentials';
 import { ImageInference } from '../../nodes/ImageInference/ImageInference.node';
@@ -74,6 +74,8 @@ export interface RunOptions {
 	contextWithout?: Array<'addExecutionHints' | 'getExecutionCancelSignal'>;
 	/** Items whose files the binary store fails to read, as a disk does (a plain Error, code EIO). */
 	unreadableItems?: number[];
+	/** The node has no credential chosen: getCredentials throws as n8n's does for a required one. */
+	noCredentialSet?: boolean;
 }
 
 /**
@@ -228,6 +230,9 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		},
 		getCredentials: async (type: string) => {
 			if (type !== credential.name) throw new Error(`unknown credential type ${type}`);
+			// as n8n-core's NodeExecutionContext.getCredentials (dist/execution-engine/node-execution-context/
+			// node-execution-context.js, 1.123.81 and 2.41.1) for a required credential the node lacks
+			if (options.noCredentialSet) throw new NodeOperationError(node, 'Node does not have any credentials set', { level: 'warning' });
 			return { ...credentials };
 		},
 		getNodeParameter(name: string, itemIndex: number, fallback?: unknown) {

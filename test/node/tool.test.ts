@@ -49,7 +49,9 @@ describe('As an AI Agent tool', () => {
 	it(`a 50-object answer: the ${MAX_TOOL_DETECTIONS} most confident listed, every one counted, under ${MAX_TOOL_RESULT_CHARS} characters`, async () => {
 		const annotated = server().predict('detect', CAR, {}).image!;
 		const scene = crowdedScene(50, annotated);
-		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 200, body: scene } });
+		// served least confident first: the agent still reads the most confident first
+		const served = { ...scene, detections: [...scene.detections].sort(byConfidence).reverse() };
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 200, body: served } });
 		const { items } = await run(urlDetect(), [{}], { asTool: true });
 		const json = items[0].json as { detections: Detection[]; [key: string]: unknown };
 		expect(json.totalDetections).toBe(50);
@@ -120,6 +122,45 @@ describe('As an AI Agent tool', () => {
 			expect(continued.items).toEqual([{ json: expected, pairedItem: { item: 0 } }]);
 		}
 		expect(server().requests).toHaveLength(2);
+	});
+
+	it('with no credential chosen, either Continue tells the agent what to set up; Stop Workflow stops; nothing is sent', async () => {
+		for (const onError of ['continueRegularOutput', 'continueErrorOutput'] as const) {
+			const continued = await run(urlDetect(), [{}], { asTool: true, onError, noCredentialSet: true });
+			expect(continued.items).toEqual([{ json: { error: 'Node does not have any credentials set' }, pairedItem: { item: 0 } }]);
+		}
+		for (const onError of ['stopWorkflow', undefined] as const) {
+			const failure = await failureOf(run(urlDetect(), [{}], { asTool: true, onError, noCredentialSet: true }));
+			expect(failure.message).toBe('Node does not have any credentials set');
+		}
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it(`a result of exactly ${MAX_TOOL_RESULT_CHARS} characters is given whole; two characters more and the least confident detection gives way`, async () => {
+		// 25 objects, each its own label: the result's length is set by the last label's (each of its
+		// characters counts twice, in countsByLabel and in detections) and the last box's height
+		const resultFor = ([lastLabelLength, lastHeight]: readonly [number, number]) => {
+			const labels = Array.from({ length: MAX_TOOL_DETECTIONS }, (_, i) => (i === MAX_TOOL_DETECTIONS - 1 ? 'z'.repeat(lastLabelLength) : `object ${i} `.padEnd(44, 'x')));
+			const detections = labels.map((label, i) => ({ label, confidence: (90 - i) / 100, x: 10 * i, y: 20, width: 30, height: i === MAX_TOOL_DETECTIONS - 1 ? lastHeight : 40 }));
+			const countsByLabel = Object.fromEntries(labels.map((label) => [label, 1]));
+			const expected = { totalDetections: detections.length, countsByLabel, detections, detectionsNotListed: 0 };
+			return { detections, labels, expected };
+		};
+		const choices = Array.from({ length: MAX_TOOL_LABEL_LENGTH - 1 }, (_, i) => [[i + 1, 4] as const, [i + 1, 40] as const]).flat();
+		const exact = choices.find((choice) => JSON.stringify(resultFor(choice).expected).length === MAX_TOOL_RESULT_CHARS);
+		expect(exact).toBeDefined();
+		const [length, height] = exact!;
+		for (const [choice, listed] of [
+			[[length, height], MAX_TOOL_DETECTIONS],
+			[[length + 1, height], MAX_TOOL_DETECTIONS - 1],
+		] as const) {
+			const { detections, labels, expected } = resultFor(choice);
+			const body = { detections, labelsCount: labels.map((label) => ({ label, total: 1 })), image: null };
+			server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 200, body } });
+			const json = (await run(urlDetect(), [{}], { asTool: true })).items[0].json;
+			expect(json).toEqual({ ...expected, detections: detections.slice(0, listed), detectionsNotListed: MAX_TOOL_DETECTIONS - listed });
+			server().clearFaults();
+		}
 	});
 
 	it('in One Item per Object mode a tool still answers once per image, compact and under the cap: 300 objects', async () => {

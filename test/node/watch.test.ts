@@ -219,6 +219,8 @@ describe('Zones in tool mode', () => {
 		expect(Object.keys(json.countsByZone as object)).toEqual([`${zone(0).name.slice(0, 63)}…`]);
 		expect(Object.values(json.countsByZone as object)[0]).toEqual(json.countsByLabel);
 		expect(Object.keys(json.countsByLabel as object).length).toBeGreaterThan(0);
+		// every zone listed: nothing to say about zones left out
+		expect(json).not.toHaveProperty('zonesNotListed');
 
 		// 30 labels of 60 characters, every object in each of 20 zones: far more than the cap holds
 		const labels = Array.from({ length: 30 }, (_, index) => `label ${String(index).padStart(2, '0')} ${'x'.repeat(51)}`);

@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { DetectedObject } from '../contract';
-import { countLabels, countsByLabel } from './detections';
 import { errorJson } from '../transport/errors';
 import { truncate } from './parameters';
 
@@ -78,19 +77,14 @@ function returnsErrorsToAgent(onError: string | undefined): boolean {
 /** The node's output as an agent gets it: every item compact, json only, pairing kept. */
 function toToolOutput(output: INodeExecutionData[][]): INodeExecutionData[][] {
 	return output.map((items) =>
-		items.map((item) => ({
-			json: compactForTool(item.json),
-			...(item.pairedItem === undefined ? {} : { pairedItem: item.pairedItem }),
-		})),
+		items.map((item) => ({ json: compactForTool(item.json), pairedItem: item.pairedItem })),
 	);
 }
 
-/** One item's json made compact: a detection result, a classification, or an error item. */
+/** One item's json made compact: an error item, a detection result or a classification (the node outputs no other kind). */
 function compactForTool(json: IDataObject): IDataObject {
 	if (typeof json.error === 'string') return compactError(json);
-	if (Array.isArray(json.detections)) return compactDetections(json);
-	if (Array.isArray(json.predictions)) return compactClassification(json);
-	return json;
+	return Array.isArray(json.detections) ? compactDetections(json) : compactClassification(json);
 }
 
 function compactDetections(json: IDataObject): IDataObject {
@@ -104,7 +98,7 @@ function compactDetections(json: IDataObject): IDataObject {
 			height: round(detection.height),
 		}))
 		.sort((a, b) => b.confidence - a.confidence);
-	const counts = mostFirst((json.countsByLabel as Record<string, number> | undefined) ?? countsByLabel(countLabels(all, [])));
+	const counts = mostFirst(json.countsByLabel as Record<string, number>);
 	const listedCounts = listedLabelCounts(counts);
 	const otherLabels = counts.slice(MAX_TOOL_LABELS);
 	const zones = compactZoneCounts(json.countsByZone);
