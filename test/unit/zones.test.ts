@@ -87,6 +87,30 @@ describe('point in polygon', () => {
 		expect(insidePolygon([67, 38], zone)).toBe(false);
 	});
 
+	it('on a 24-megapixel photo, every point along the slanted borders of a zone counts as inside', () => {
+		// coordinates in the thousands: rounding puts some of these points a hair off the line
+		const zone = toPixels(
+			[
+				[0.1, 0.1],
+				[0.7, 0.13],
+				[0.93, 0.9],
+				[0.2, 0.77],
+			],
+			{ width: 6000, height: 4000 },
+		);
+		const outside: Point[] = [];
+		zone.forEach(([ax, ay], edge) => {
+			const [bx, by] = zone[(edge + 1) % zone.length];
+			for (let step = 1; step < 100; step++) {
+				const point: Point = [ax + (step / 100) * (bx - ax), ay + (step / 100) * (by - ay)];
+				if (!insidePolygon(point, zone)) outside.push(point);
+			}
+		});
+		expect(outside).toEqual([]);
+		// and a point a thousandth of a pixel beside a border is not on it
+		expect(insidePolygon([600, 400 - 0.001], zone)).toBe(false);
+	});
+
 	it('handles a triangle and a star-like polygon whose edges cross the ray several times', () => {
 		const triangle: Point[] = [
 			[0, 0],
