@@ -1,6 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { MAX_WATCH_KEYS, compareWithPreviousLook } from '../../nodes/ImageInference/helpers/previousLook';
+import { DEFAULT_WATCH_KEY, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, readWatch } from '../../nodes/ImageInference/helpers/previousLook';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-05-01T08:00:00.000Z');
@@ -116,5 +116,70 @@ describe('Compare With Previous Look', () => {
 		compareWithPreviousLook(store, watch, { counts }, T0);
 		counts.car = 5;
 		expect(compareWithPreviousLook(store, watch, { counts: { car: 1 } }, T0 + MINUTE).changed).toBe(false);
+	});
+});
+
+describe('Compare With Previous Look: the options', () => {
+	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+	const context = { getNode: () => node } as unknown as IExecuteFunctions;
+	const read = (options: IDataObject) => readWatch.call(context, 3, options);
+	const failure = (options: IDataObject) => {
+		try {
+			read(options);
+		} catch (error) {
+			const { message, description, context: { itemIndex } = {} } = error as { message: string; description?: string; context?: { itemIndex?: number } };
+			return { message, description, itemIndex };
+		}
+		throw new Error('no error');
+	};
+
+	it('off unless turned on; on, the key is "default" unless given, trimmed, and a number is a key too', () => {
+		expect(read({})).toBeUndefined();
+		expect(read({ compareWithPreviousLook: false, watchKey: 'gate' })).toBeUndefined();
+		expect(read({ compareWithPreviousLook: true })).toEqual({ key: DEFAULT_WATCH_KEY, cooldownMs: 0 });
+		expect(read({ compareWithPreviousLook: 'true', watchKey: '  gate ', cooldownMinutes: 2 })).toEqual({ key: 'gate', cooldownMs: 2 * MINUTE });
+		expect(read({ compareWithPreviousLook: true, watchKey: 7 })).toEqual({ key: '7', cooldownMs: 0 });
+	});
+
+	it(`a key of ${MAX_WATCH_KEY_LENGTH} characters is kept; one more, an empty key or one that is not text fails its item, saying what to fix`, () => {
+		expect(read({ compareWithPreviousLook: true, watchKey: 'k'.repeat(MAX_WATCH_KEY_LENGTH) })?.key).toHaveLength(MAX_WATCH_KEY_LENGTH);
+		const advice = expect.stringContaining('Give each watched place a short key');
+		expect(failure({ compareWithPreviousLook: true, watchKey: 'k'.repeat(MAX_WATCH_KEY_LENGTH + 1) })).toEqual({ message: `Watch Key is longer than ${MAX_WATCH_KEY_LENGTH} characters`, description: advice, itemIndex: 3 });
+		expect(failure({ compareWithPreviousLook: true, watchKey: ' ' })).toEqual({ message: 'Watch Key is empty', description: advice, itemIndex: 3 });
+		for (const watchKey of [{ camera: 'gate' }, true, ['gate']]) {
+			expect(failure({ compareWithPreviousLook: true, watchKey })).toEqual({ message: 'Watch Key is empty', description: advice, itemIndex: 3 });
+		}
+	});
+
+	it('names the option whose value is wrong: Compare With Previous Look not a yes/no, Cooldown (Minutes) past a week or below 0', () => {
+		expect(failure({ compareWithPreviousLook: 'yes' })).toMatchObject({ message: 'Compare With Previous Look must be true or false, got "yes"', itemIndex: 3 });
+		expect(read({ compareWithPreviousLook: true, cooldownMinutes: 10_080 })?.cooldownMs).toBe(10_080 * MINUTE);
+		for (const cooldownMinutes of [10_081, -1]) {
+			expect(failure({ compareWithPreviousLook: true, cooldownMinutes })).toMatchObject({ message: expect.stringMatching(/^Cooldown \(Minutes\) must be a number from 0 to 10080/), itemIndex: 3 });
+		}
+	});
+});
+
+describe('Compare With Previous Look: what is kept', () => {
+	it('zones set after the key’s last look: each zone compares with nothing, and its objects appear', () => {
+		const store: IDataObject = {};
+		const watch = { key: 'gate', cooldownMs: 0 };
+		compareWithPreviousLook(store, watch, { counts: { car: 1 } }, T0);
+		const withZones = compareWithPreviousLook(store, watch, { counts: { car: 1 }, zones: { driveway: { car: 1 } } }, T0 + MINUTE);
+		expect(withZones).toMatchObject({ changed: true, changeByLabel: {}, zones: { driveway: { appeared: ['car'], changeByLabel: { car: 1 }, previousCountsByLabel: {} } } });
+	});
+
+	it('forgets the key seen longest ago even when it was written last', () => {
+		const store: IDataObject = {};
+		// the keys' order in the store is not the order they were seen in
+		for (let camera = 1; camera < MAX_WATCH_KEYS; camera++) {
+			compareWithPreviousLook(store, { key: `camera ${camera}`, cooldownMs: 0 }, { counts: {} }, T0 + camera * MINUTE);
+		}
+		compareWithPreviousLook(store, { key: 'camera 0', cooldownMs: 0 }, { counts: {} }, T0);
+		compareWithPreviousLook(store, { key: 'new camera', cooldownMs: 0 }, { counts: {} }, T0 + MAX_WATCH_KEYS * MINUTE);
+		const keys = Object.keys(store.looks as object);
+		expect(keys).toHaveLength(MAX_WATCH_KEYS);
+		expect(keys).not.toContain('camera 0');
+		expect(keys).toContain('camera 1');
 	});
 });

@@ -138,7 +138,7 @@ const noChange = (): Change => ({ appeared: [], disappeared: [], changeByLabel: 
 function forgetOldest(looks: Record<string, Look>): void {
 	const keys = Object.keys(looks);
 	if (keys.length <= MAX_WATCH_KEYS) return;
-	const bySeen = keys.sort((a, b) => (looks[a].seenAt < looks[b].seenAt ? -1 : looks[a].seenAt > looks[b].seenAt ? 1 : 0));
+	const bySeen = keys.sort((a, b) => Date.parse(looks[a].seenAt) - Date.parse(looks[b].seenAt));
 	for (const key of bySeen.slice(0, keys.length - MAX_WATCH_KEYS)) delete looks[key];
 }
 
