@@ -226,6 +226,15 @@ describe("n8n's database binary mode: each file read once", () => {
 		expect(two.items.map((item) => item.json)).toMatchObject(items.map((_, index) => detected(index % 2 ? DOG : CAR)));
 	});
 
+	it('reads ahead past an image given by URL to the next file', async () => {
+		const imageUrl = server().hostImage(DOG, 'image/jpeg');
+		const parameters = detectParameters(server(), { imageSource: (itemIndex: number) => (itemIndex === 1 ? 'url' : 'binary'), imageUrl, options: { concurrency: 1 } });
+		const { events, items } = await run(parameters, [carItem(), {}, carItem(), dogItem()], { binaryMode: 'database' });
+		// file 2 is read while the service works on file 0, file 3 while it works on file 2
+		expect(events).toEqual(['read 0', 'read 2', 'answer', 'answer', 'read 3', 'answer', 'answer']);
+		expect(items.map((item) => item.json)).toMatchObject([detected(CAR), detected(DOG), detected(CAR), detected(DOG)]);
+	});
+
 	it('a file whose bytes are no image, though its mime type says so, fails at its own turn, before its request', async () => {
 		const disguised: InputItem = { binary: { data: { bytes: PDF, fileName: 'scan.jpg', mimeType: 'image/jpeg' } } };
 		const { items } = await run(detectParameters(server()), [carItem(), disguised, carItem()], { binaryMode: 'database', continueOnFail: true });
