@@ -20,7 +20,7 @@ import type {
 	INodeExecutionData,
 	NodeExecutionHint,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, UserError } from 'n8n-workflow';
 
 import { ImageInferenceApi } from '../../credentials/ImageInferenceApi.credentials';
 import { ImageInference } from '../../nodes/ImageInference/ImageInference.node';
@@ -38,6 +38,8 @@ export interface InputItem {
 
 /** A parameter value, or a function of the item index standing in for an n8n expression. */
 export type ParameterValue = unknown | ((itemIndex: number) => unknown);
+
+export const DELETED_CREDENTIAL_ID = 'Xb3kR9mQ2pLw7vNc';
 
 export interface HarnessCredentials {
 	baseUrl: string;
@@ -74,8 +76,11 @@ export interface RunOptions {
 	contextWithout?: Array<'addExecutionHints' | 'getExecutionCancelSignal'>;
 	/** Items whose files the binary store fails to read, as a disk does (a plain Error, code EIO). */
 	unreadableItems?: number[];
-	/** The node has no credential chosen: getCredentials throws as n8n's does for a required one. */
-	noCredentialSet?: boolean;
+	/**
+	 * The credential cannot be had: `notSet`, none chosen; `deleted`, the one chosen no longer exists
+	 * (getCredentials throws as n8n's does: see the harness's getCredentials).
+	 */
+	credentialFailure?: 'notSet' | 'deleted';
 }
 
 /**
@@ -230,9 +235,12 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		},
 		getCredentials: async (type: string) => {
 			if (type !== credential.name) throw new Error(`unknown credential type ${type}`);
-			// as n8n-core's NodeExecutionContext.getCredentials (dist/execution-engine/node-execution-context/
-			// node-execution-context.js, 1.123.81 and 2.41.1) for a required credential the node lacks
-			if (options.noCredentialSet) throw new NodeOperationError(node, 'Node does not have any credentials set', { level: 'warning' });
+			// as n8n 1.123.81 and 2.41.1 do: n8n-core's NodeExecutionContext.getCredentials
+			// (dist/execution-engine/node-execution-context/node-execution-context.js) for a required
+			// credential the node lacks; the n8n package's CredentialNotFoundError, a UserError
+			// (dist/errors/credential-not-found.error.js), for one that was deleted
+			if (options.credentialFailure === 'notSet') throw new NodeOperationError(node, 'Node does not have any credentials set', { level: 'warning' });
+			if (options.credentialFailure === 'deleted') throw new UserError(`Credential with ID "${DELETED_CREDENTIAL_ID}" does not exist for type "${type}".`);
 			return { ...credentials };
 		},
 		getNodeParameter(name: string, itemIndex: number, fallback?: unknown) {

@@ -8,6 +8,7 @@ import {
 	MAX_TOOL_RESULT_CHARS,
 } from '../../nodes/ImageInference/helpers/toolOutput';
 import { crowdedScene } from '../harness/crowdedScene';
+import { DELETED_CREDENTIAL_ID } from '../harness/execute';
 import { CAR, DOG, classifyParameters, detectParameters, dogItem, failureOf, useServer } from './setup';
 
 type Detection = { label: string; confidence: number; x: number; y: number; width: number; height: number };
@@ -124,14 +125,20 @@ describe('As an AI Agent tool', () => {
 		expect(server().requests).toHaveLength(2);
 	});
 
-	it('with no credential chosen, either Continue tells the agent what to set up; Stop Workflow stops; nothing is sent', async () => {
-		for (const onError of ['continueRegularOutput', 'continueErrorOutput'] as const) {
-			const continued = await run(urlDetect(), [{}], { asTool: true, onError, noCredentialSet: true });
-			expect(continued.items).toEqual([{ json: { error: 'Node does not have any credentials set' }, pairedItem: { item: 0 } }]);
-		}
-		for (const onError of ['stopWorkflow', undefined] as const) {
-			const failure = await failureOf(run(urlDetect(), [{}], { asTool: true, onError, noCredentialSet: true }));
-			expect(failure.message).toBe('Node does not have any credentials set');
+	it('with no credential chosen, or the chosen one deleted, either Continue tells the agent; Stop Workflow stops; nothing is sent', async () => {
+		const messages = {
+			notSet: 'Node does not have any credentials set',
+			deleted: `Credential with ID "${DELETED_CREDENTIAL_ID}" does not exist for type "imageInferenceApi".`,
+		};
+		for (const [credentialFailure, error] of Object.entries(messages) as Array<['notSet' | 'deleted', string]>) {
+			for (const onError of ['continueRegularOutput', 'continueErrorOutput'] as const) {
+				const continued = await run(urlDetect(), [{}], { asTool: true, onError, credentialFailure });
+				expect(continued.items).toEqual([{ json: { error }, pairedItem: { item: 0 } }]);
+			}
+			for (const onError of ['stopWorkflow', undefined] as const) {
+				const failure = await failureOf(run(urlDetect(), [{}], { asTool: true, onError, credentialFailure }));
+				expect(failure.message).toBe(error);
+			}
 		}
 		expect(server().requests).toHaveLength(0);
 	});
