@@ -5,8 +5,9 @@ import * as classify from './actions/classify.operation';
 import { imageSourceFields, modelIdFields } from './actions/common.description';
 import * as detect from './actions/detect.operation';
 import { router } from './actions/router';
+import { toolDescriptionProperty } from './actions/tool.description';
 import { withImagesFromElsewhere } from './helpers/agentInputBinary';
-import { runAsTool, runsAsTool, toolDescriptionProperty } from './helpers/toolOutput';
+import { runAsTool, runsAsTool } from './helpers/toolOutput';
 
 export class ImageInference implements INodeType {
 	// Stryker disable all: read by n8n's editor and engine, checked in real n8n by the e2e tests (docs/testing.md)

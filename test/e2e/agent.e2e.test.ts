@@ -10,7 +10,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import { detectRequestSchema } from '../../nodes/ImageInference/contract';
-import { MAX_TOOL_DETECTIONS, MAX_TOOL_RESULT_CHARS, TOOL_DESCRIPTION } from '../../nodes/ImageInference/helpers/toolOutput';
+import { TOOL_DESCRIPTION } from '../../nodes/ImageInference/actions/tool.description';
+import { MAX_TOOL_DETECTIONS, MAX_TOOL_RESULT_CHARS } from '../../nodes/ImageInference/helpers/toolOutput';
 import { crowdedScene } from '../harness/crowdedScene';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
 import {

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { DetectedObject } from '../contract';
 import { errorJson } from '../transport/errors';
@@ -13,7 +13,7 @@ import { truncate } from './parameters';
 /** The most detections a tool result lists; the rest are counted, not listed. */
 export const MAX_TOOL_DETECTIONS = 25;
 /** The most labels a tool result counts by name; the rest are summed up as one number. */
-const MAX_TOOL_LABELS = 25;
+export const MAX_TOOL_LABELS = 25;
 /** The most classification predictions a tool result lists. */
 export const MAX_TOOL_PREDICTIONS = 10;
 /** Labels and categories longer than this are cut (a service could send any text). */
@@ -22,29 +22,6 @@ export const MAX_TOOL_LABEL_LENGTH = 64;
 const MAX_TOOL_ERROR_LENGTH = 500;
 /** No tool result item is longer than this as JSON (characters). */
 export const MAX_TOOL_RESULT_CHARS = 4096;
-
-export const TOOL_DESCRIPTION =
-	'Runs the user’s own deployed computer-vision model on one image. Two operations, as this tool is set up: ' +
-	'Detect Objects (finds objects, with a bounding box and a count per label) or Classify Image (the image’s category). ' +
-	'Pass the model ID (a UUID) and the image as an http(s) URL or as base64 text. ' +
-	`Returns compact JSON. Detect Objects: {totalDetections, countsByLabel: {label: count}, detections: up to ${MAX_TOOL_DETECTIONS} of {label, confidence 0-1, x, y, width, height}, most confident first, detectionsNotListed; past ${MAX_TOOL_LABELS} labels, the rest summed in otherLabels: {labels, detections}; with zones set, countsByZone: {zone: {label: count}}}. ` +
-	`Classify Image: {category, confidence, predictions: up to ${MAX_TOOL_PREDICTIONS} of {category, confidence}, predictionsNotListed}. ` +
-	'On failure: {error, description, status} saying what went wrong and what to check (for example an unknown model ID; status is the HTTP status when the service answered). No image is returned.';
-
-/**
- * The text the agent reads about this tool, in the tool's panel only (`@tool`). Because the node
- * declares it, n8n uses it instead of its generated one-line "Detect objects in an image" text.
- */
-export const toolDescriptionProperty: INodeProperties = {
-	displayName: 'Tool Description',
-	name: 'toolDescription',
-	type: 'string',
-	default: TOOL_DESCRIPTION,
-	typeOptions: { rows: 6 },
-	displayOptions: { show: { '@tool': [true] } },
-	description:
-		'What the AI Agent reads about this tool: what it does, what to pass and what comes back. Edit it to tell the agent about your model (its labels, what they mean).',
-};
 
 /** Whether this execution is an AI Agent's tool call (n8n runs the `…Tool` variant of the node). */
 export function runsAsTool(context: IExecuteFunctions): boolean {
@@ -101,7 +78,7 @@ function compactDetections(json: IDataObject): IDataObject {
 	const counts = mostFirst(json.countsByLabel as Record<string, number>);
 	const listedCounts = listedLabelCounts(counts);
 	const otherLabels = counts.slice(MAX_TOOL_LABELS);
-	const zones = compactZoneCounts(json.countsByZone);
+	const zones = compactZoneCounts(json.countsByZone as Record<string, Record<string, number>> | undefined);
 
 	const build = (listed: number, zonesListed: number): IDataObject => ({
 		totalDetections: all.length,
@@ -124,9 +101,9 @@ function compactDetections(json: IDataObject): IDataObject {
 }
 
 /** Label counts per zone, names cut, each zone's labels as many as countsByLabel lists at most. */
-function compactZoneCounts(value: unknown): Array<[string, Record<string, number>]> | undefined {
-	if (!value || typeof value !== 'object') return undefined;
-	return Object.entries(value as Record<string, Record<string, number>>).map(([zone, counts]) => [
+function compactZoneCounts(value: Record<string, Record<string, number>> | undefined): Array<[string, Record<string, number>]> | undefined {
+	if (!value) return undefined;
+	return Object.entries(value).map(([zone, counts]) => [
 		truncate(zone, MAX_TOOL_LABEL_LENGTH),
 		listedLabelCounts(mostFirst(counts)),
 	]);
