@@ -39,7 +39,7 @@ describe('bad inputs are refused before any request', () => {
 		{ name: 'an empty output field', bad: { options: { annotatedImageField: ' ' } }, message: /Put Annotated Image in Field is empty/ },
 		{ name: 'an output field that is not text', bad: { options: { annotatedImageField: 7 } }, message: /^Put Annotated Image in Field is empty$/, description: /^Enter the name of a binary field, for example "data"\.$/ },
 		{ name: 'Show Confidence on Boxes as "yes" by expression', bad: { options: { showConfidence: 'yes' } }, message: /^Show Confidence on Boxes must be true or false, got "yes"$/ },
-		{ name: 'Annotate Image as 1 by expression', bad: { options: { annotate: 1 } }, message: /^Annotate Image must be true or false, got 1$/ },
+		{ name: 'Annotate Image as 1 by expression', bad: { options: { annotate: 1 } }, message: /^Annotate Image must be true or false, got 1$/, description: /^Turn "Annotate Image" on or off, or make the expression that sets it give true or false\.$/ },
 		{ name: 'Include Images Without Objects as "no" by expression', bad: { options: { includeImagesWithoutObjects: 'no' } }, message: /^Include Images Without Objects must be true or false, got "no"$/ },
 		{ name: 'an empty Model ID', bad: { modelId: '  ' }, message: /^Model ID is empty$/, description: /^A model ID is a UUID: 36 characters.*Copy the model’s ID from its model details/ },
 		{ name: 'a Model ID that is a number by expression', bad: { modelId: 42 }, message: /^Model ID "42" is not a UUID$/ },

@@ -125,6 +125,17 @@ describe('Watching a place: bad options fail before any request, naming the item
 		['more zones than allowed', { zones: { zone: Array.from({ length: 21 }, (_, index) => ({ name: `zone ${index}`, points: '0,0 1,0 1,1' })) } }, /^21 zones are set; at most 20 are allowed$/, /split the watch/],
 		['a zone whose name is a number', { zones: { zone: [{ name: 7, points: '0,0 1,0 1,1' }] } }, /^Zone 1 has no name$/, /name/],
 		['a zone an expression left empty', { zones: { zone: [null] } }, /^Zone 1 has no name$/, /name/],
+		['Zone Coordinates an expression set to something else', { zoneCoordinates: 'meters', zones: { zone: [{ name: 'gate', points: '0,0 1,0 1,1' }] } }, /^Zone Coordinates must be relative or pixels, got "meters"$/, /^Choose Relative \(0–1 of the image\) or Pixels\.$/],
+		['Zone Anchor Point an expression set to something else', { zoneAnchor: 'top', zones: { zone: [{ name: 'gate', points: '0,0 1,0 1,1' }] } }, /^Zone Anchor Point must be center or bottomCenter, got "top"$/, /^Choose Box Centre or Bottom Centre\.$/],
+		['a zone of more points than allowed', { zones: { zone: [{ name: 'gate', points: Array.from({ length: 101 }, (_, index) => `${index / 100},0.5`).join(' ') }] } }, /^Zone "gate": 101 points; a zone has at most 100$/, /x,y pairs/],
+		['a zone of one point', { zones: { zone: [{ name: 'gate', points: '0.1,0.1' }] } }, /^Zone "gate": only 1 point; a zone needs at least 3$/, /x,y pairs/],
+		['a zone without points', { zones: { zone: [{ name: 'gate' }] } }, /^Zone "gate": no points; a zone needs at least 3$/, /x,y pairs/],
+		['a relative point left of the image', { zones: { zone: [{ name: 'gate', points: '0.1,0.1 -0.1,0.5 0.5,0.9' }] } }, /^Zone "gate": point 2 \(-0.1,0.5\) is outside 0–1; relative coordinates are fractions of the image \(use Zone Coordinates: Pixels for pixels\)$/, /fractions 0–1/],
+		['a relative point above the image', { zones: { zone: [{ name: 'gate', points: '0.1,0.1 0.5,-0.1 0.5,0.9' }] } }, /^Zone "gate": point 2 \(0.5,-0.1\) is outside 0–1; relative coordinates are fractions of the image/, /fractions 0–1/],
+		['a pixel point left of the image', { zoneCoordinates: 'pixels', zones: { zone: [{ name: 'gate', points: '10,10 -1,20 30,40' }] } }, /^Zone "gate": point 2 \(-1,20\) is negative; pixels count from the image’s top-left corner$/, /\(pixels from the image’s top-left corner\)\.$/],
+		['a pixel point above the image', { zoneCoordinates: 'pixels', zones: { zone: [{ name: 'gate', points: '10,10 20,-1 30,40' }] } }, /^Zone "gate": point 2 \(20,-1\) is negative; pixels count from the image’s top-left corner$/, /\(pixels from the image’s top-left corner\)\.$/],
+		['Only Objects in Zones an expression set to text', { onlyInZones: 'yes', zones: { zone: [{ name: 'gate', points: '0,0 1,0 1,1' }] } }, /^Only Objects in Zones must be true or false, got "yes"$/, /^Turn "Only Objects in Zones" on or off, or make the expression that sets it give true or false\.$/],
+		['a Max Object Size above 1', { maxObjectSize: 2 }, /^Max Object Size must be a number from 0 to 1, got 2$/, /^Change the "Max Object Size" option \(or the expression that sets it\)\.$/],
 	];
 
 	it.each(cases)('%s', async (_case, badOptions, message, description) => {
@@ -234,5 +245,48 @@ describe('Zones in tool mode', () => {
 		expect(compact.detectionsNotListed).toBe(30);
 		expect(compact.zonesNotListed).toBeGreaterThan(0);
 		expect(Object.keys(compact.countsByZone as object).length + (compact.zonesNotListed as number)).toBe(20);
+	});
+});
+
+describe('Zones and sizes that need the image’s size, for an image URL', () => {
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+	const relativeZone = { zones: { zone: [{ name: 'all', points: '0,0 1,0 1,1 0,1' }] } };
+
+	it('with an image URL and no annotated picture, refused before the request, saying which option needs the size', async () => {
+		const url = 'http://127.0.0.1:9/cam.jpg';
+		const cases: Array<[IDataObject, string]> = [
+			[{ ...relativeZone, outputImages: 'none' }, 'Zones in relative coordinates need'],
+			[{ minObjectSize: 0.001, annotate: false }, 'Min Object Size needs'],
+			[{ maxObjectSize: 0.5, annotate: false }, 'Max Object Size needs'],
+		];
+		for (const [options, needs] of cases) {
+			const parameters = detectParameters(server(), { imageSource: 'url', imageUrl: url, options: (itemIndex: number) => (itemIndex === 1 ? options : {}) });
+			const failure = await failureOf(run(parameters, [{ json: {} }, { json: {} }]));
+			expect(failure.message).toBe(`${needs} the image’s size, which the node does not learn from an image URL without the annotated picture`);
+			expect(failure.itemIndex).toBe(1);
+		}
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it('with an image URL whose annotated picture does not come back, fails the item saying the size is unknown', async () => {
+		const url = server().hostImage(cameraFrame('carInZone'), 'image/png');
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 200, body: { detections: [], labelsCount: [], image: null } } });
+		for (const [options, needs] of [
+			[relativeZone, 'Zones in relative coordinates need'],
+			[{ minObjectSize: 0.001 }, 'Min Object Size needs'],
+		] as Array<[IDataObject, string]>) {
+			const parameters = detectParameters(server(), { imageSource: 'url', imageUrl: url, options: (itemIndex: number) => (itemIndex === 1 ? options : {}) });
+			const failure = await failureOf(run(parameters, [{ json: {} }, { json: {} }]));
+			expect(failure.message).toBe(`${needs} the image’s size, and it is unknown for this image`);
+			expect(failure.description).toBe('The service sent no readable annotated picture and the node could not read the image’s size. Pass the image as a file, or give the zones in pixels.');
+			expect(failure.itemIndex).toBe(1);
+		}
+	});
+
+	it('with an image URL and no annotated picture, Only Objects in Zones with pixel zones still counts the car', async () => {
+		const url = server().hostImage(cameraFrame('carInZone'), 'image/png');
+		const options = { zones: { zone: [{ name: 'entrance', points: '250,190 360,190 360,240 250,240' }] }, zoneCoordinates: 'pixels', onlyInZones: true, outputImages: 'none' };
+		const { items } = await run(detectParameters(server(), { imageSource: 'url', imageUrl: url, options }), [{ json: {} }]);
+		expect(items[0].json).toMatchObject({ imageWidth: null, totalDetections: 1, countsByZone: { entrance: { red: 1 } } });
 	});
 });

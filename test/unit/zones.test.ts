@@ -193,6 +193,43 @@ describe('zone points', () => {
 		expect(parsePoints('10,20 -1,5 30,40', 'pixels')).toMatch(/^point 2 \(-1,5\) is negative/);
 		expect(parsePoints('100,60 300,60 300,200', 'pixels')).toHaveLength(3);
 	});
+
+	it('says what is wrong with one point, none, or too many', () => {
+		expect(parsePoints('0.1,0.6', 'relative')).toBe('only 1 point; a zone needs at least 3');
+		expect(parsePoints(undefined, 'relative')).toBe('no points; a zone needs at least 3');
+		const points = (count: number) => Array.from({ length: count }, (_, index) => `${index},5`).join(' ');
+		expect(parsePoints(points(101), 'pixels')).toBe('101 points; a zone has at most 100');
+		expect(parsePoints(points(100), 'pixels')).toHaveLength(100);
+	});
+
+	it('relative points left of or above the image are outside 0–1; pixel points there are negative, on its edge they are fine', () => {
+		const outside = '; relative coordinates are fractions of the image (use Zone Coordinates: Pixels for pixels)';
+		expect(parsePoints('0.1,0.6 -0.1,0.6 0.5,1', 'relative')).toBe(`point 2 (-0.1,0.6) is outside 0–1${outside}`);
+		expect(parsePoints('0.1,0.6 0.5,-0.1 0.5,1', 'relative')).toBe(`point 2 (0.5,-0.1) is outside 0–1${outside}`);
+		const negative = ' is negative; pixels count from the image’s top-left corner';
+		expect(parsePoints('10,20 30,-1 30,40', 'pixels')).toBe(`point 2 (30,-1)${negative}`);
+		expect(parsePoints('0,0 30,0 0,40', 'pixels')).toEqual([
+			[0, 0],
+			[30, 0],
+			[0, 40],
+		]);
+	});
+
+	it('a point is exactly two numbers: not three, not a blank, not one number and some text', () => {
+		expect(parsePoints('10,20,30 30,20 30,40', 'pixels')).toBe('point 1 "10,20,30" is not two numbers (x,y)');
+		expect(parsePoints([[10, 20, 30], [30, 20], [30, 40]], 'pixels')).toBe('point 1 [10,20,30] is not two numbers (x,y)');
+		expect(parsePoints('10,20 1,abc 30,40', 'pixels')).toBe('point 2 "1,abc" is not two numbers (x,y)');
+		expect(parsePoints('10,20 abc,1 30,40', 'pixels')).toBe('point 2 "abc,1" is not two numbers (x,y)');
+		// from an expression: blank texts are not 0
+		expect(parsePoints(['10,20', ' ,20', '30,40'], 'pixels')).toBe('point 2 " ,20" is not two numbers (x,y)');
+		expect(parsePoints(['10,20', ',20', '30,40'], 'pixels')).toBe('point 2 ",20" is not two numbers (x,y)');
+	});
+
+	it('a list from an expression with empty pieces says which point is not two numbers', () => {
+		expect(parsePoints([[10, 20], null, [30, 40]], 'pixels')).toBe('point 2 null is not two numbers (x,y)');
+		expect(parsePoints([[10, 20], [null, 20], [30, 40]], 'pixels')).toBe('point 2 [null,20] is not two numbers (x,y)');
+		expect(parsePoints([{ x: 10, y: 20 }, { x: 30, y: null }, { x: 30, y: 40 }], 'pixels')).toBe('point 2 {"x":30,"y":null} is not two numbers (x,y)');
+	});
 });
 
 describe('placing detections', () => {
@@ -237,5 +274,20 @@ describe('placing detections', () => {
 		expect(keep({ minSize: 0.02 })).toEqual([topLeft, standing]);
 		expect(keep({ maxSize: 0.02 })).toEqual([topLeft, both]);
 		expect(keep({ minSize: 0.015, maxSize: 0.025, onlyInZones: true })).toEqual([topLeft]);
+	});
+
+	it('with the size unknown, pixel zones still filter, and no size filter applies', () => {
+		const pixelZones: Partial<PlaceOptions> = { units: 'pixels', zones: [{ name: 'left', points: [[0, 0], [100, 0], [100, 100], [0, 100]] }] };
+		const keep = (extra: Partial<PlaceOptions>) => [topLeft, standing, both].filter((detection) => keepsPlace(placeZones(options({ ...pixelZones, ...extra }), undefined), detection));
+		expect(keep({ onlyInZones: true })).toEqual([topLeft, both]);
+		// the node refuses size options before this when the size stays unknown (requireSize)
+		expect(keep({ minSize: 0.5 })).toEqual([topLeft, standing, both]);
+	});
+
+	it('without zones: no zones on the detections and no zone counts', () => {
+		const placed = placeZones(options({ zones: [] }), size);
+		const detections = placeDetections(placed, [topLeft]);
+		expect(detections[0]).not.toHaveProperty('zones');
+		expect(countsByZone(placed, detections)).toEqual({});
 	});
 });

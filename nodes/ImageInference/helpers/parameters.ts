@@ -102,7 +102,7 @@ export function readOptionalBoolean(
 	throw new NodeOperationError(
 		this.getNode(),
 		`${label} must be true or false, got ${truncate(JSON.stringify(value), 40)}`,
-		{ itemIndex },
+		{ itemIndex, description: `Turn "${label}" on or off, or make the expression that sets it give true or false.` },
 	);
 }
 
