@@ -7,7 +7,16 @@ const SRC = 'nodes/ImageInference';
 // last part takes every file of stryker.config.mjs's `mutate` that no other part names, so a new
 // file is never left out.
 export const PARTS = {
-	transport: [`${SRC}/transport/*.ts`, `${SRC}/contract.ts`, 'credentials/**/*.ts'],
+	// the contract and what reads and maps answers: quick to kill (the core run's ground)
+	contract: [
+		`${SRC}/contract.ts`,
+		`${SRC}/transport/errors.ts`,
+		`${SRC}/transport/retry.ts`,
+		`${SRC}/transport/body.ts`,
+		'credentials/**/*.ts',
+	],
+	// sending requests: many mutants here make a request wait or loop until StrykerJS's timeout
+	requests: [`${SRC}/transport/index.ts`, `${SRC}/transport/liftImage.ts`],
 	'image-input': [
 		`${SRC}/helpers/imageInput.ts`,
 		`${SRC}/helpers/imageSize.ts`,
