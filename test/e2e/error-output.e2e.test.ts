@@ -66,7 +66,7 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 			{ case: 'not an image', modelId: server.models.detect, file: 'text' },
 			{ case: 'missing binary', modelId: server.models.detect, file: 'none' },
 		];
-		const build = (name: string, onError: NodeJson['onError']) =>
+		const build = (name: string, settings: Pick<NodeJson, 'onError'>) =>
 			workflow(
 				name,
 				[
@@ -82,7 +82,7 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 						'Detect',
 						{ operation: 'detect', modelId: '={{ $json.modelId }}', imageSource: 'binary', binaryPropertyName: 'data', options: { retries: 1, timeout: '={{ $json.timeout ?? 60000 }}' } },
 						CREDENTIAL_ID,
-						{ onError },
+						settings,
 					),
 					node('Found', 'n8n-nodes-base.noOp', {}),
 					node('Handle failure', 'n8n-nodes-base.noOp', {}),
@@ -96,8 +96,8 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 				],
 			);
 		const [errorOutput, regularOutput] = await home.importWorkflows([
-			build('e2e error output', 'continueErrorOutput'),
-			build('e2e regular output', 'continueRegularOutput'),
+			build('e2e error output', { onError: 'continueErrorOutput' }),
+			build('e2e regular output', { onError: 'continueRegularOutput' }),
 		]);
 		Object.assign(ids, { errorOutput, regularOutput });
 
@@ -112,14 +112,14 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 		) as WorkflowJson;
 		// AI Agent 3.1 is 2.x's; 1.x's newest is 3 (the same tools agent)
 		if (home.install.major < 2) agent.nodes.find((n) => n.name === 'AI Agent')!.typeVersion = 3;
-		const withToolOnError = (onError: NodeJson['onError']) => {
+		const withToolOnError = ({ onError }: Pick<NodeJson, 'onError'>) => {
 			const copy = { ...structuredClone(agent), id: undefined, name: `${agent.name} (tool On Error: ${onError})` };
 			copy.nodes.find((n) => n.name === 'Image Inference')!.onError = onError;
 			return copy;
 		};
 		const [agentToolErrorOutput, agentToolRegularOutput] = await home.importWorkflows([
-			withToolOnError('continueErrorOutput'),
-			withToolOnError('continueRegularOutput'),
+			withToolOnError({ onError: 'continueErrorOutput' }),
+			withToolOnError({ onError: 'continueRegularOutput' }),
 		]);
 		Object.assign(ids, { agentToolErrorOutput, agentToolRegularOutput });
 	});

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 
 import config from '../../stryker.config.mjs';
+import { UNDETECTED, mutationScore } from './score.mjs';
 
 const [reportPath = 'reports/mutation/mutation.json', baselinePath = 'test/mutation/baseline.json'] = process.argv.slice(2);
 const report = JSON.parse(readFileSync(reportPath, 'utf8'));
@@ -41,8 +42,6 @@ function changedLines(before, after) {
 	return changed;
 }
 
-const DETECTED = new Set(['Killed', 'Timeout']);
-const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
 const changed = [];
 for (const [file, { source, mutants }] of Object.entries(report.files)) {
@@ -57,15 +56,13 @@ for (const [file, { source, mutants }] of Object.entries(report.files)) {
 	}
 }
 
-const scored = changed.filter((mutant) => DETECTED.has(mutant.status) || UNDETECTED.has(mutant.status));
-const detected = scored.filter((mutant) => DETECTED.has(mutant.status)).length;
-if (scored.length === 0) {
+const { detected, scored, percent: score } = mutationScore(changed);
+if (score === null) {
 	console.log(`Mutation score of the changed code: no mutant on a line changed since ${baselinePath}.`);
 	process.exit(0);
 }
-const score = (100 * detected) / scored.length;
-console.log(`Mutation score of the changed code: ${score.toFixed(2)} % (${detected} of ${scored.length} mutants detected; threshold ${threshold} %).`);
-for (const mutant of scored.filter((m) => UNDETECTED.has(m.status))) {
+console.log(`Mutation score of the changed code: ${score.toFixed(2)} % (${detected} of ${scored} mutants detected; threshold ${threshold} %).`);
+for (const mutant of changed.filter((m) => UNDETECTED.has(m.status))) {
 	console.log(`  ${mutant.status}: ${mutant.file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} → ${JSON.stringify(mutant.replacement ?? '')}`);
 }
 if (score < threshold) {

@@ -1,17 +1,18 @@
-// The full mutation run (`npm run test:mutation`): every part of parts.mjs in turn (each run by part.config.mjs), then one
-// report merged from the parts (reports/mutation/incremental.json, copied to the committed
-// baseline test/mutation/baseline.json), its score per file, and a failure under the threshold
-// (stryker.config.mjs `thresholds.break`).
+// The full mutation run (`npm run test:mutation`): every part of parts.mjs in turn (each a
+// StrykerJS run of part.config.mjs), then one report merged from the parts
+// (reports/mutation/incremental.json, copied to the committed baseline test/mutation/baseline.json),
+// its score per file, and a failure under the threshold (stryker.config.mjs `thresholds.break`).
 //   npm run test:mutation                     every mutant, from nothing (hours: docs/testing.md)
 //   npm run test:mutation -- --resume         keep what the parts already hold; rerun only the
 //                                             mutants StrykerJS's incremental mode finds changed
 //                                             or missing (a stopped run goes on where it stopped)
-//   npm run test:mutation -- --part transport one part only (then merges, if every part is there)
+//   npm run test:mutation -- --part contract  one part only (then merges, if every part is there)
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 import config from '../../stryker.config.mjs';
-import { PARTS } from './parts.mjs';
+import { PARTS, PARTS_DIR, partFile } from './parts.mjs';
+import { mutationScore } from './score.mjs';
 
 const args = process.argv.slice(2);
 const resume = args.includes('--resume');
@@ -21,8 +22,7 @@ if (onlyPart !== undefined && !(onlyPart in PARTS)) {
 	process.exit(2);
 }
 
-const partFile = (part) => `reports/mutation/parts/${part}.json`;
-mkdirSync('reports/mutation/parts', { recursive: true });
+mkdirSync(PARTS_DIR, { recursive: true });
 
 for (const part of onlyPart ? [onlyPart] : Object.keys(PARTS)) {
 	const started = Date.now();
@@ -78,18 +78,14 @@ for (const part of Object.keys(PARTS)) {
 writeFileSync('reports/mutation/incremental.json', JSON.stringify(merged, null, 2));
 copyFileSync('reports/mutation/incremental.json', 'test/mutation/baseline.json');
 
-const DETECTED = new Set(['Killed', 'Timeout']);
-const UNDETECTED = new Set(['Survived', 'NoCoverage']);
-const score = (mutants) => {
-	const detected = mutants.filter((m) => DETECTED.has(m.status)).length;
-	const scored = detected + mutants.filter((m) => UNDETECTED.has(m.status)).length;
-	return { detected, scored, percent: scored ? (100 * detected) / scored : 100 };
-};
-const rows = Object.entries(merged.files).map(([file, { mutants }]) => ({ file, ...score(mutants) }));
-for (const { file, detected, scored, percent } of rows.sort((a, b) => a.percent - b.percent)) {
-	console.log(`${percent.toFixed(2).padStart(6)} %  ${String(detected).padStart(4)} / ${String(scored).padEnd(4)} ${file}`);
+// a file whose mutants do not count (none, or only errors) scores as fully detected
+const percentOf = ({ percent }) => percent ?? 100;
+const rows = Object.entries(merged.files).map(([file, { mutants }]) => ({ file, ...mutationScore(mutants) }));
+for (const row of rows.sort((a, b) => percentOf(a) - percentOf(b))) {
+	console.log(`${percentOf(row).toFixed(2).padStart(6)} %  ${String(row.detected).padStart(4)} / ${String(row.scored).padEnd(4)} ${row.file}`);
 }
-const total = score(Object.values(merged.files).flatMap((file) => file.mutants));
+const score = mutationScore(Object.values(merged.files).flatMap((file) => file.mutants));
+const total = { ...score, percent: percentOf(score) };
 const threshold = config.thresholds.break;
 console.log(`\nMutation score of the node: ${total.percent.toFixed(2)} % (${total.detected} of ${total.scored} mutants detected; threshold ${threshold} %).`);
 console.log('Merged report: reports/mutation/incremental.json, copied to test/mutation/baseline.json.');

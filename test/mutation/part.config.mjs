@@ -4,7 +4,7 @@
 // stopped keeps the parts it finished, and `npm run test:mutation -- --resume` reruns only what
 // is missing or changed.
 import base from '../../stryker.config.mjs';
-import { partMutate } from './parts.mjs';
+import { PARTS_DIR, partFile, partMutate } from './parts.mjs';
 
 const part = process.env.MUTATION_PART ?? '';
 
@@ -12,9 +12,9 @@ export default {
 	...base,
 	mutate: partMutate(part),
 	incremental: true,
-	incrementalFile: `reports/mutation/parts/${part}.json`,
+	incrementalFile: partFile(part),
 	// The part's score is not the one that counts: full-run.mjs judges the merged report.
 	thresholds: { ...base.thresholds, break: null },
-	htmlReporter: { fileName: `reports/mutation/parts/${part}.html` },
-	jsonReporter: { fileName: `reports/mutation/parts/${part}.report.json` },
+	htmlReporter: { fileName: `${PARTS_DIR}/${part}.html` },
+	jsonReporter: { fileName: `${PARTS_DIR}/${part}.report.json` },
 };

@@ -8,34 +8,18 @@ const SRC = 'nodes/ImageInference';
 // file is never left out.
 export const PARTS = {
 	// the contract and what reads and maps answers: quick to kill (the core run's ground)
-	contract: [
-		`${SRC}/contract.ts`,
-		`${SRC}/transport/errors.ts`,
-		`${SRC}/transport/retry.ts`,
-		`${SRC}/transport/body.ts`,
-		'credentials/**/*.ts',
-	],
+	contract: [`${SRC}/{contract,transport/errors,transport/retry,transport/body}.ts`, 'credentials/**/*.ts'],
 	// sending requests: many mutants here make a request wait or loop until StrykerJS's timeout
-	requests: [`${SRC}/transport/index.ts`, `${SRC}/transport/liftImage.ts`],
-	'image-input': [
-		`${SRC}/helpers/imageInput.ts`,
-		`${SRC}/helpers/imageSize.ts`,
-		`${SRC}/helpers/imageType.ts`,
-		`${SRC}/helpers/agentInputBinary.ts`,
-		`${SRC}/helpers/base64.ts`,
-	],
-	'watch-and-tool': [
-		`${SRC}/helpers/zones.ts`,
-		`${SRC}/helpers/geometry.ts`,
-		`${SRC}/helpers/previousLook.ts`,
-		`${SRC}/helpers/readAhead.ts`,
-		`${SRC}/helpers/toolOutput.ts`,
-		`${SRC}/helpers/annotatedImage.ts`,
-		`${SRC}/helpers/detections.ts`,
-		`${SRC}/helpers/pool.ts`,
-	],
+	requests: [`${SRC}/transport/{index,liftImage}.ts`],
+	'image-input': [`${SRC}/helpers/{imageInput,imageSize,imageType,agentInputBinary,base64}.ts`],
+	'watch-and-tool': [`${SRC}/helpers/{zones,geometry,previousLook,readAhead,toolOutput,annotatedImage,detections,pool}.ts`],
 	'actions-and-rest': [],
 };
+
+export const PARTS_DIR = 'reports/mutation/parts';
+
+/** Where a part keeps its incremental file (its results, which the merge reads). */
+export const partFile = (part) => `${PARTS_DIR}/${part}.json`;
 
 export function partMutate(name) {
 	if (!(name in PARTS)) throw new Error(`MUTATION_PART must be one of: ${Object.keys(PARTS).join(', ')}`);

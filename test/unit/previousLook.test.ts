@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { DEFAULT_WATCH_KEY, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, readWatch } from '../../nodes/ImageInference/helpers/previousLook';
+import { failureOf } from '../node/setup';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-05-01T08:00:00.000Z');
@@ -123,15 +124,7 @@ describe('Compare With Previous Look: the options', () => {
 	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
 	const context = { getNode: () => node } as unknown as IExecuteFunctions;
 	const read = (options: IDataObject) => readWatch.call(context, 3, options);
-	const failure = (options: IDataObject) => {
-		try {
-			read(options);
-		} catch (error) {
-			const { message, description, context: { itemIndex } = {} } = error as { message: string; description?: string; context?: { itemIndex?: number } };
-			return { message, description, itemIndex };
-		}
-		throw new Error('no error');
-	};
+	const failure = async (options: IDataObject) => await failureOf((async () => read(options))());
 
 	it('off unless turned on; on, the key is "default" unless given, trimmed, and a number is a key too', () => {
 		expect(read({})).toBeUndefined();
@@ -141,21 +134,21 @@ describe('Compare With Previous Look: the options', () => {
 		expect(read({ compareWithPreviousLook: true, watchKey: 7 })).toEqual({ key: '7', cooldownMs: 0 });
 	});
 
-	it(`a key of ${MAX_WATCH_KEY_LENGTH} characters is kept; one more, an empty key or one that is not text fails its item, saying what to fix`, () => {
+	it(`a key of ${MAX_WATCH_KEY_LENGTH} characters is kept; one more, an empty key or one that is not text fails its item, saying what to fix`, async () => {
 		expect(read({ compareWithPreviousLook: true, watchKey: 'k'.repeat(MAX_WATCH_KEY_LENGTH) })?.key).toHaveLength(MAX_WATCH_KEY_LENGTH);
 		const advice = expect.stringContaining('Give each watched place a short key');
-		expect(failure({ compareWithPreviousLook: true, watchKey: 'k'.repeat(MAX_WATCH_KEY_LENGTH + 1) })).toEqual({ message: `Watch Key is longer than ${MAX_WATCH_KEY_LENGTH} characters`, description: advice, itemIndex: 3 });
-		expect(failure({ compareWithPreviousLook: true, watchKey: ' ' })).toEqual({ message: 'Watch Key is empty', description: advice, itemIndex: 3 });
+		expect(await failure({ compareWithPreviousLook: true, watchKey: 'k'.repeat(MAX_WATCH_KEY_LENGTH + 1) })).toEqual({ message: `Watch Key is longer than ${MAX_WATCH_KEY_LENGTH} characters`, description: advice, itemIndex: 3 });
+		expect(await failure({ compareWithPreviousLook: true, watchKey: ' ' })).toEqual({ message: 'Watch Key is empty', description: advice, itemIndex: 3 });
 		for (const watchKey of [{ camera: 'gate' }, true, ['gate']]) {
-			expect(failure({ compareWithPreviousLook: true, watchKey })).toEqual({ message: 'Watch Key is empty', description: advice, itemIndex: 3 });
+			expect(await failure({ compareWithPreviousLook: true, watchKey })).toEqual({ message: 'Watch Key is empty', description: advice, itemIndex: 3 });
 		}
 	});
 
-	it('names the option whose value is wrong: Compare With Previous Look not a yes/no, Cooldown (Minutes) past a week or below 0', () => {
-		expect(failure({ compareWithPreviousLook: 'yes' })).toMatchObject({ message: 'Compare With Previous Look must be true or false, got "yes"', itemIndex: 3 });
+	it('names the option whose value is wrong: Compare With Previous Look not a yes/no, Cooldown (Minutes) past a week or below 0', async () => {
+		expect(await failure({ compareWithPreviousLook: 'yes' })).toMatchObject({ message: 'Compare With Previous Look must be true or false, got "yes"', itemIndex: 3 });
 		expect(read({ compareWithPreviousLook: true, cooldownMinutes: 10_080 })?.cooldownMs).toBe(10_080 * MINUTE);
 		for (const cooldownMinutes of [10_081, -1]) {
-			expect(failure({ compareWithPreviousLook: true, cooldownMinutes })).toMatchObject({ message: expect.stringMatching(/^Cooldown \(Minutes\) must be a number from 0 to 10080/), itemIndex: 3 });
+			expect(await failure({ compareWithPreviousLook: true, cooldownMinutes })).toMatchObject({ message: expect.stringMatching(/^Cooldown \(Minutes\) must be a number from 0 to 10080/), itemIndex: 3 });
 		}
 	});
 });
