@@ -189,15 +189,8 @@ export class N8nHome {
 	}
 
 	async execute(workflowId: string, o: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ExecuteResult> {
-		let r = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { ...o, allowFailure: true });
-		let runData = parseRunOutput(r.stdout);
-		if (!runData && r.code === 0) {
-			// Seen once with 1.123.81 in a cold start: exit code 0 and the run's JSON cut off inside an
-			// image's base64, so no run could be read. Run it again, and say so in the test output.
-			console.log(`[e2e] n8n ${this.install.version} execute --id=${workflowId}: exit 0 but no whole run in ${r.stdout.length} characters of output; running it again`);
-			r = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { ...o, allowFailure: true });
-			runData = parseRunOutput(r.stdout);
-		}
+		const r = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { ...o, allowFailure: true });
+		const runData = parseRunOutput(r.stdout);
 		const errorText = runData?.data?.resultData?.error
 			? describeError(runData.data.resultData.error)
 			: r.code === 0

@@ -5,13 +5,15 @@
  * Exports (stable):
  *   freePort(): Promise<number>                      a free TCP port on 127.0.0.1
  *   spawnGroup(cmd, args, opts): ManagedProcess      start a detached child (own process group)
- *   run(cmd, args, opts): Promise<RunResult>         start, wait for exit (with a time limit), collect output
+ *   run(cmd, args, opts): Promise<RunResult>         start, wait for exit (with a time limit), collect output (via files)
  *   killGroup(pid, signal?)                          signal a whole process group, ignoring "gone"
  *   ManagedProcess { pid, child, output(), waitForOutput(re, ms), exited, stop(graceMs) }
  */
 import { spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
 
 export interface RunResult {
 	code: number | null;
@@ -158,12 +160,17 @@ export class ManagedProcess {
 	}
 }
 
-export function spawnGroup(cmd: string, args: string[], opts: SpawnOptions = {}): ManagedProcess {
+export function spawnGroup(
+	cmd: string,
+	args: string[],
+	opts: SpawnOptions = {},
+	outputTo: ['pipe', 'pipe'] | [number, number] = ['pipe', 'pipe'],
+): ManagedProcess {
 	const child = spawn(cmd, args, {
 		cwd: opts.cwd,
 		env: opts.env ?? process.env,
 		detached: true,
-		stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+		stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', ...outputTo],
 	});
 	if (opts.stdin !== undefined) child.stdin?.end(opts.stdin);
 	return new ManagedProcess(child, opts.logFile);
@@ -175,13 +182,30 @@ export async function run(
 	opts: SpawnOptions & { timeoutMs?: number } = {},
 ): Promise<RunResult> {
 	const started = Date.now();
-	const p = spawnGroup(cmd, args, opts);
-	let timedOut = false;
-	const timer = setTimeout(() => {
-		timedOut = true;
-		killGroup(p.pid, 'SIGKILL');
-	}, opts.timeoutMs ?? 120_000);
-	const { code, signal } = await p.exited;
-	clearTimeout(timer);
-	return { code, signal, stdout: p.stdout, stderr: p.stderr, timedOut, durationMs: Date.now() - started };
+	// The child writes into files, not pipes: Node writes to a pipe asynchronously on POSIX, so a
+	// child that ends with process.exit() (n8n's `execute` does, in its BaseCommand.finally) may
+	// leave the end of a large output unwritten; writes to a file are synchronous and always whole.
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'run-output-'));
+	const outFile = path.join(dir, 'stdout');
+	const errFile = path.join(dir, 'stderr');
+	const out = fs.openSync(outFile, 'w');
+	const err = fs.openSync(errFile, 'w');
+	try {
+		const p = spawnGroup(cmd, args, { ...opts, logFile: undefined }, [out, err]);
+		let timedOut = false;
+		const timer = setTimeout(() => {
+			timedOut = true;
+			killGroup(p.pid, 'SIGKILL');
+		}, opts.timeoutMs ?? 120_000);
+		const { code, signal } = await p.exited;
+		clearTimeout(timer);
+		const stdout = fs.readFileSync(outFile, 'utf8');
+		const stderr = fs.readFileSync(errFile, 'utf8');
+		if (opts.logFile) fs.appendFileSync(opts.logFile, stdout + stderr);
+		return { code, signal, stdout, stderr, timedOut, durationMs: Date.now() - started };
+	} finally {
+		fs.closeSync(out);
+		fs.closeSync(err);
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
 }
