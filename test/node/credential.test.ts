@@ -1,5 +1,7 @@
-import type { IHttpRequestOptions } from 'n8n-workflow';
-import { Expression } from 'n8n-workflow';
+import * as fs from 'fs';
+import * as path from 'path';
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INodeProperties, NodePropertyTypes } from 'n8n-workflow';
+import { Expression, NodeHelpers } from 'n8n-workflow';
 import { request } from 'undici';
 
 import { ImageInferenceApi } from '../../credentials/ImageInferenceApi.credentials';
@@ -44,6 +46,67 @@ describe('credential: authenticate', () => {
 		await credential.authenticate({ apiKey: 'k', sendAs: 'query' }, base);
 		await credential.authenticate({ apiKey: 'k', sendAs: 'header' }, base);
 		expect(JSON.stringify(base)).toBe(before);
+	});
+});
+
+/**
+ * What n8n hands to `authenticate` for a credential saved with `entered` in its form: the stored
+ * fields with the form's defaults filled in (n8n's CredentialsHelper.applyDefaultsAndOverwrites,
+ * packages/cli/src/credentials-helper.ts, calls NodeHelpers.getNodeParameters exactly so).
+ */
+function asN8nReadsIt(entered: Record<string, string>): ICredentialDataDecryptedObject {
+	return NodeHelpers.getNodeParameters(credential.properties, entered, true, false, null, null) as ICredentialDataDecryptedObject;
+}
+
+describe('the credential form, as saved and read by n8n', () => {
+	it('with only the API key entered, requests go to https://api.epigos.ai with the key in the X-API-Key header', async () => {
+		const out = await credential.authenticate(asN8nReadsIt({ apiKey: 'k3' }), { url: '/x' });
+		expect(out.baseURL).toBe('https://api.epigos.ai');
+		expect(out.headers).toEqual({ 'X-API-Key': 'k3' });
+		expect(out.qs).toBeUndefined();
+	});
+
+	it('a Base URL and Send API Key As = Query Parameter entered in the form are the ones used', async () => {
+		const out = await credential.authenticate(
+			asN8nReadsIt({ apiKey: 'k4', baseUrl: 'http://127.0.0.1:8080/', sendAs: 'query' }),
+			{ url: '/x' },
+		);
+		expect(out.baseURL).toBe('http://127.0.0.1:8080');
+		expect(out.qs).toEqual({ 'api-key': 'k4' });
+		expect(out.headers).toBeUndefined();
+	});
+});
+
+describe('the credential form, as the editor shows it', () => {
+	const editorRenders: NodePropertyTypes[] = ['string', 'options', 'boolean', 'number', 'notice', 'hidden'];
+	const fields: INodeProperties[] = credential.properties;
+
+	it('every field has a label, a help text (or choices that explain themselves) and a type the editor renders', () => {
+		expect(credential.displayName.trim()).not.toBe('');
+		for (const field of fields) {
+			expect([field.name, field.displayName.trim()]).not.toContain('');
+			expect(editorRenders).toContain(field.type);
+			const helped = field.description?.trim() || field.options?.every((option) => 'description' in option && option.description);
+			expect([field.name, Boolean(helped)]).toEqual([field.name, true]);
+			for (const option of field.options ?? []) expect([field.name, 'name' in option && option.name.trim() !== '']).toEqual([field.name, true]);
+		}
+	});
+
+	it('the API key is required and masked; the Base URL shows its default as the placeholder', () => {
+		const byName = new Map(fields.map((field) => [field.name, field]));
+		expect(byName.get('apiKey')).toMatchObject({ required: true, typeOptions: { password: true } });
+		expect(byName.get('baseUrl')).toMatchObject({ default: 'https://api.epigos.ai', placeholder: 'https://api.epigos.ai' });
+	});
+
+	it('its light and dark icons are SVG files beside the node, and its documentation link is a web address', () => {
+		const icon = credential.icon as { light: string; dark: string };
+		for (const file of [icon.light, icon.dark]) {
+			expect(file).toMatch(/^file:.+\.svg$/);
+			const onDisk = path.resolve(__dirname, '../../credentials', file.slice('file:'.length));
+			expect(fs.readFileSync(onDisk, 'utf8')).toMatch(/^\s*<svg[\s>]/);
+		}
+		expect(icon.light).not.toBe(icon.dark);
+		expect(new URL(credential.documentationUrl ?? '').protocol).toBe('https:');
 	});
 });
 
