@@ -72,4 +72,13 @@ describe('sleepUnlessCancelled', () => {
 		await sleepUnlessCancelled(30_000, controller.signal);
 		expect(sleep).not.toHaveBeenCalled();
 	});
+	it('waits where the execution gives no cancel signal (n8n's getExecutionCancelSignal may return none)', async () => {
+		const slices: number[] = [];
+		jest.spyOn(n8nWorkflow, 'sleep').mockImplementation(async (ms: number) => {
+			slices.push(ms);
+		});
+		await sleepUnlessCancelled(250, undefined);
+		expect(slices.length).toBeGreaterThanOrEqual(3);
+		expect(slices.every((ms) => ms <= 100)).toBe(true);
+	});
 });
