@@ -66,6 +66,24 @@ describe('the credential form, as saved and read by n8n', () => {
 		expect(out.qs).toBeUndefined();
 	});
 
+	it('Send API Key As offers the header and the query parameter, each choice placing the key where its name says, the header chosen unless changed', async () => {
+		const sendAs = credential.properties.find((field) => field.name === 'sendAs');
+		const choices = (sendAs?.options ?? []) as Array<{ name: string; value: string }>;
+		const placements = await Promise.all(
+			choices.map(async (choice) => {
+				const out = await credential.authenticate(asN8nReadsIt({ apiKey: 'k5', sendAs: choice.value }), { url: '/x' });
+				const placed = out.headers?.['X-API-Key'] === 'k5' ? 'X-API-Key' : (out.qs?.['api-key'] === 'k5' ? 'api-key' : 'nowhere');
+				return [placed, choice.name.includes(placed)];
+			}),
+		);
+		expect(placements).toEqual([
+			['X-API-Key', true],
+			['api-key', true],
+		]);
+		expect(choices.map((choice) => choice.value)).toContain(sendAs?.default);
+		expect(choices.find((choice) => choice.value === sendAs?.default)?.name).toMatch(/^Header/);
+	});
+
 	it('a Base URL and Send API Key As = Query Parameter entered in the form are the ones used', async () => {
 		const out = await credential.authenticate(
 			asN8nReadsIt({ apiKey: 'k4', baseUrl: 'http://127.0.0.1:8080/', sendAs: 'query' }),
@@ -122,8 +140,11 @@ function resolveBaseUrl(baseUrl: unknown): unknown {
 }
 
 /**
- * The credential test as n8n runs it: the test request (its base URL expression resolved),
- * authenticated by the credential, HTTP status errors ignored, then the rules applied to the body.
+ * The credential test as n8n runs it (packages/cli/src/services/credentials-tester.service.ts
+ * through n8n's request helper, @n8n/backend-network's convertN8nRequestToAxios): the test request
+ * (its base URL expression resolved) authenticated by the credential; its empty body not sent; the
+ * method axios's own default (GET) when none is given; a status outside 2xx an error unless
+ * `ignoreHttpStatusErrors`; otherwise the rules applied to the answer's body.
  */
 async function runCredentialTest(credentials: { baseUrl: string; apiKey: string; sendAs: string }) {
 	const test = credential.test.request;
@@ -131,10 +152,13 @@ async function runCredentialTest(credentials: { baseUrl: string; apiKey: string;
 	const url = new URL(`${options.baseURL}${options.url}`);
 	for (const [key, value] of Object.entries(options.qs ?? {})) url.searchParams.set(key, String(value));
 	const response = await request(url, {
-		method: 'POST',
-		headers: { ...(options.headers as Record<string, string>), 'content-type': 'application/json' },
+		method: options.method || 'GET',
+		headers: options.headers as Record<string, string>,
 	});
 	const body = (await response.body.json()) as Record<string, unknown>;
+	if (!test.ignoreHttpStatusErrors && (response.statusCode < 200 || response.statusCode > 299)) {
+		return { status: 'Error', message: `Received HTTP status code: ${response.statusCode}`, httpStatus: response.statusCode };
+	}
 	for (const rule of credential.test.rules ?? []) {
 		if (rule.type === 'responseSuccessBody' && body[rule.properties.key] === rule.properties.value) {
 			return { status: 'Error', message: rule.properties.message, httpStatus: response.statusCode };
