@@ -72,7 +72,7 @@ describe('sleepUnlessCancelled', () => {
 		await sleepUnlessCancelled(30_000, controller.signal);
 		expect(sleep).not.toHaveBeenCalled();
 	});
-	it('waits where the execution gives no cancel signal (n8n's getExecutionCancelSignal may return none)', async () => {
+	it('waits where the execution gives no cancel signal (n8n’s getExecutionCancelSignal may return none)', async () => {
 		const slices: number[] = [];
 		jest.spyOn(n8nWorkflow, 'sleep').mockImplementation(async (ms: number) => {
 			slices.push(ms);
