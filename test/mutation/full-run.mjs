@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 import config from '../../stryker.config.mjs';
-import { PARTS, PARTS_DIR, partFile } from './parts.mjs';
+import { PARTS, PARTS_DIR, PART_RESULTS_DIR, partFile } from './parts.mjs';
 import { mutationScore } from './score.mjs';
 
 const args = process.argv.slice(2);
@@ -23,6 +23,7 @@ if (onlyPart !== undefined && !(onlyPart in PARTS)) {
 }
 
 mkdirSync(PARTS_DIR, { recursive: true });
+mkdirSync(PART_RESULTS_DIR, { recursive: true });
 
 for (const part of onlyPart ? [onlyPart] : Object.keys(PARTS)) {
 	const started = Date.now();

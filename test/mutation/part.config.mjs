@@ -1,8 +1,8 @@
 // One part of the full mutation run (test/mutation/full-run.mjs): the files of the part named by
 // MUTATION_PART, against every unit and integration test, as stryker.config.mjs sets them. Each
-// part keeps its own incremental file (reports/mutation/parts/<part>.json), so a full run that is
-// stopped keeps the parts it finished, and `npm run test:mutation -- --resume` reruns only what
-// is missing or changed.
+// part keeps its own incremental file (test/mutation/parts/<part>.json, committed), so a full run
+// that is stopped, even in another session on another machine, keeps the parts it finished, and
+// `npm run test:mutation -- --resume` reruns only what is missing or changed.
 import base from '../../stryker.config.mjs';
 import { PARTS_DIR, partFile, partMutate } from './parts.mjs';
 
