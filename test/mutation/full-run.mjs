@@ -37,7 +37,23 @@ for (const part of onlyPart ? [onlyPart] : Object.keys(PARTS)) {
 		console.error(`Part "${part}" failed after ${minutes} min (exit ${stryker.status ?? stryker.signal}).`);
 		process.exit(1);
 	}
+	compactPartFile(part);
 	console.log(`=== part "${part}" done in ${minutes} min ===`);
+}
+
+/**
+ * A killed mutant's status reason is the failing test's message, which can quote megabytes (a
+ * picture's base64 in a failed comparison): the committed part file keeps its first kilobyte,
+ * which is all StrykerJS's reports show of it; incremental mode does not read it.
+ */
+function compactPartFile(part) {
+	const report = JSON.parse(readFileSync(partFile(part), 'utf8'));
+	for (const { mutants } of Object.values(report.files)) {
+		for (const mutant of mutants) {
+			if (mutant.statusReason?.length > 1024) mutant.statusReason = `${mutant.statusReason.slice(0, 1024)}…`;
+		}
+	}
+	writeFileSync(partFile(part), JSON.stringify(report));
 }
 
 const missing = Object.keys(PARTS).filter((part) => !existsSync(partFile(part)));
