@@ -26,20 +26,22 @@ describe('ImageLifter', () => {
 
 	it('decodes into the spare buffer it is given (the sent body) when it is large enough, else into its own', () => {
 		const text = Buffer.from(JSON.stringify(answer));
-		const run = (spare: Buffer) => {
+		const run = (spare: Buffer, chunk = 1000) => {
 			const lifter = new ImageLifter(text.length, spare);
-			for (let start = 0; start < text.length; start += 1000) lifter.push(text.subarray(start, start + 1000));
+			for (let start = 0; start < text.length; start += chunk) lifter.push(text.subarray(start, start + chunk));
 			return lifter.end().image as { valid: true; bytes: Buffer };
 		};
 		const roomy = Buffer.alloc(Math.ceil((text.length * 3) / 4));
 		const reused = run(roomy);
 		expect(reused.bytes).toEqual(picture);
 		expect(reused.bytes.buffer).toBe(roomy.buffer);
-		const small = Buffer.alloc(100);
-		const own = run(small);
+		// a spare a byte shorter than three quarters of the answer (the most its image can decode to)
+		// is left alone, even pushed in chunks whose first groups would fit
+		const small = Buffer.alloc(roomy.length - 1);
+		const own = run(small, 40);
 		expect(own.bytes).toEqual(picture);
 		expect(own.bytes.buffer).not.toBe(small.buffer);
-		expect(small.equals(Buffer.alloc(100))).toBe(true);
+		expect(small.equals(Buffer.alloc(small.length))).toBe(true);
 	});
 
 	it('leaves a null image, nested "image" keys and other strings alone', () => {
@@ -78,6 +80,45 @@ describe('ImageLifter', () => {
 		expect(lift('{"image":"dataAAAA"}', 2).image).toEqual({ valid: true, bytes: Buffer.from('dataAAAA', 'base64') });
 	});
 
+	it.each([1, 2, 3, 4, 5])('lifts a picture of %i bytes: every padding base64 can end with', (length) => {
+		const bytes = randomBytes(length);
+		for (const size of [1, 3, 64]) {
+			expect(lift(JSON.stringify({ image: bytes.toString('base64'), detections: [] }), size).image).toEqual({ valid: true, bytes });
+		}
+	});
+
+	it.each([1, 2, 3, 5])('reads strings with escaped quotes and backslashes before the image as strings, in chunks of %i bytes', (size) => {
+		const before = {
+			note: 'he said "image": "QUFB" \\ and left',
+			height: 'a 5" tall image',
+			'say "image"': 'x\\',
+			path: 'C:\\image\\',
+			list: ['"image":"QUFB"', { image: 'QUFB' }],
+		};
+		const body = { ...before, image: picture.toString('base64'), after: 'a "quoted" \\ word' };
+		const { text, image } = lift(JSON.stringify(body), size);
+		expect(image).toEqual({ valid: true, bytes: picture });
+		expect(JSON.parse(text)).toEqual({ ...body, image: '' });
+	});
+
+	it('keeps text after the image that only looks like another image key', () => {
+		const body = { image: 'QUFB', note: '","image":"QkJC', more: { image: 'Q0ND' }, tail: '\\"image\\":' };
+		for (const size of [1, 4, 1000]) {
+			const { text, image } = lift(JSON.stringify(body), size);
+			expect(image).toEqual({ valid: true, bytes: Buffer.from('AAA') });
+			expect(JSON.parse(text)).toEqual({ ...body, image: '' });
+		}
+	});
+
+	it('does not take a backslash later in the same chunk for one inside the image', () => {
+		const { image } = lift(JSON.stringify({ image: 'QUFB', note: 'a \\ b "c"' }), 1_000);
+		expect(image).toEqual({ valid: true, bytes: Buffer.from('AAA') });
+	});
+
+	it('flags a data: prefix whose media type runs into other text before the comma', () => {
+		expect(lift('{"image":"data:image/png;base64x,QUFB"}', 4).image).toEqual({ valid: false });
+	});
+
 	it('reports a body cut off inside the image as invalid', () => {
 		expect(lift('{"image":"AAAA', 2).image).toEqual({ valid: false });
 	});
@@ -95,6 +136,25 @@ describe('ImageLifter with the answer size known', () => {
 		const broken = new ImageLifter(40);
 		broken.push(Buffer.from('{"image":"AAAA%%%%AAAA"}'));
 		expect(broken.end().image).toEqual({ valid: false });
+	});
+
+	it.each(['', 'data:image/jpeg;base64,'])('decodes the picture while it streams in, not at the end (image %j)', (prefix) => {
+		const picture = randomBytes(30_000);
+		const text = Buffer.from(JSON.stringify({ detections: [], image: prefix + picture.toString('base64') }));
+		const spare = Buffer.alloc(Math.ceil((text.length * 3) / 4));
+		const lifter = new ImageLifter(text.length, spare);
+		// the answer so far ends 100 characters into the picture's base64
+		const soFar = text.indexOf('"image"') + '"image":"'.length + prefix.length + 100;
+		lifter.push(text.subarray(0, soFar));
+		expect(spare.subarray(0, 72).equals(picture.subarray(0, 72))).toBe(true);
+		lifter.push(text.subarray(soFar));
+		expect(lifter.end().image).toEqual({ valid: true, bytes: picture });
+	});
+
+	it.each([0, -1, Number.NaN])('takes a size of %p as unknown', (size) => {
+		const lifter = new ImageLifter(size);
+		lifter.push(Buffer.from('{"image":"QUFB"}'));
+		expect(lifter.end().image).toEqual({ valid: true, bytes: Buffer.from('AAA') });
 	});
 
 	it('falls back to collecting chunks when the size given was too small', () => {
