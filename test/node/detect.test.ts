@@ -31,6 +31,9 @@ describe('Detect Objects', () => {
 		await run(detectParameters(server()), [carItem()]);
 		const [received] = server().requests;
 		expect(received.path).toBe(`/predict/detect/${server().models.detect}/`);
+		// the contract: "Requests carry the header Content-Type: application/json" (the body goes as bytes,
+		// which an HTTP client would otherwise label application/octet-stream)
+		expect(received.headers['content-type']).toBe('application/json');
 		expect(Object.keys(received.body as object)).toEqual(['image']);
 		expect((received.body as { image: string }).image).toBe(CAR.toString('base64'));
 	});
