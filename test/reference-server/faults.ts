@@ -11,7 +11,9 @@ export type FaultAction =
 	| { type: 'schema-break' }
 	| { type: 'bad-annotated-image' }
 	| { type: 'extra-field' }
-	| { type: 'delay'; ms: number };
+	| { type: 'delay'; ms: number }
+	/** a 200 whose body comes a byte every `intervalMs`, whole after `forMs` (a proxy that trickles) */
+	| { type: 'trickle'; intervalMs: number; forMs: number };
 
 export interface FaultRule {
 	match?: { kind?: PredictionKind; modelId?: string; imageSha256?: string };

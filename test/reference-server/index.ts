@@ -345,6 +345,18 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 			case 'hang':
 				record.status = -2;
 				return;
+			case 'trickle': {
+				record.status = 200;
+				response.writeHead(200, { 'content-type': 'application/json' });
+				response.write('{"detections": [');
+				const started = Date.now();
+				const drip = setInterval(() => {
+					if (Date.now() - started < fault.forMs) return void response.write(' ');
+					clearInterval(drip);
+					response.end('], "labelsCount": []}');
+				}, fault.intervalMs);
+				return void response.on('close', () => clearInterval(drip));
+			}
 			case 'malformed-json': {
 				record.status = 200;
 				const text = '{"detections": [{"label": "red", "confidence": 0.9,, ]';
