@@ -457,9 +457,10 @@ function exchange(
 	return new Promise<http.IncomingMessage>((resolve, reject) => {
 		const outgoing = client.request(url, { ...init, agent: agents[url.protocol as keyof typeof agents] }, resolve);
 		if (timeoutMs) {
+			// axiosLike gives the error its axios shape from onTimeout's mark
 			outgoing.setTimeout(timeoutMs, () => {
 				onTimeout();
-				outgoing.destroy(Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded`), { code: 'ECONNABORTED' }));
+				outgoing.destroy();
 			});
 		}
 		outgoing.on('error', reject);

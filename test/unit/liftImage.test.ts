@@ -75,6 +75,8 @@ describe('ImageLifter', () => {
 
 	it('flags a data: prefix that is not base64, and keeps short images that only look like one', () => {
 		expect(lift('{"image":"data:image/png,AAAA"}', 3).image).toEqual({ valid: false });
+		// a media type that runs into other text before the comma
+		expect(lift('{"image":"data:image/png;base64x,QUFB"}', 4).image).toEqual({ valid: false });
 		expect(lift(`{"image":"data:${'x'.repeat(400)}"}`, 7).image).toEqual({ valid: false });
 		expect(lift('{"image":"da"}', 1).image).toEqual({ valid: true, bytes: Buffer.from('da', 'base64') });
 		expect(lift('{"image":"dataAAAA"}', 2).image).toEqual({ valid: true, bytes: Buffer.from('dataAAAA', 'base64') });
@@ -113,10 +115,6 @@ describe('ImageLifter', () => {
 	it('does not take a backslash later in the same chunk for one inside the image', () => {
 		const { image } = lift(JSON.stringify({ image: 'QUFB', note: 'a \\ b "c"' }), 1_000);
 		expect(image).toEqual({ valid: true, bytes: Buffer.from('AAA') });
-	});
-
-	it('flags a data: prefix whose media type runs into other text before the comma', () => {
-		expect(lift('{"image":"data:image/png;base64x,QUFB"}', 4).image).toEqual({ valid: false });
 	});
 
 	it('reports a body cut off inside the image as invalid', () => {
