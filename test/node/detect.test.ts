@@ -1,4 +1,4 @@
-import { CAR, carItem, detectParameters, failureOf, useServer, asServiceSent } from './setup';
+import { CAR, DOG, carItem, detectParameters, failureOf, useServer, asServiceSent } from './setup';
 
 describe('Detect Objects', () => {
 	const { server, run } = useServer({ defaultModels: 'synthetic' });
@@ -84,6 +84,27 @@ describe('Detect Objects', () => {
 		expect((server().requests[0].body as { image: string }).image).toBe(url);
 		expect(asServiceSent(items[0].json.detections)).toEqual((server().predict('detect', CAR, {}) as { detections: unknown[] }).detections);
 		expect(items[0].binary?.data.fileName).toMatch(/\.annotated\.jpg$/);
+	});
+
+	it.each([
+		['a file name written with %20', 'photos/front%20door.jpg', 'front door.annotated.jpg'],
+		['an address ending in a slash', 'cameras/porch/', 'porch.annotated.jpg'],
+		['a name whose % escape is broken, kept as written', 'snap%E0%A4%A.jpg', 'snap%E0%A4%A.annotated.jpg'],
+	])('by URL, %s: the annotated picture is named after the last part of the address', async (_, path, fileName) => {
+		const url = server().hostImage(CAR, 'image/jpeg', path);
+		const { items } = await run(detectParameters(server(), { imageSource: 'url', imageUrl: url }), [{ json: {} }]);
+		expect(items[0].binary?.data.fileName).toBe(fileName);
+	});
+
+	it('by URL: the address is sent without the spaces around it, and the item’s own files stay on it', async () => {
+		const url = server().hostImage(CAR, 'image/jpeg', 'car.jpg');
+		const { items } = await run(detectParameters(server(), { imageSource: 'url', imageUrl: `  ${url}\n` }), [
+			{ json: {}, binary: { scan: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg' } } },
+		]);
+		expect((server().requests[0].body as { image: string }).image).toBe(url);
+		expect(Object.keys(items[0].binary ?? {}).sort()).toEqual(['data', 'scan']);
+		expect(items[0].binary?.scan.fileName).toBe('dog.jpg');
+		expect(items[0].binary?.data.fileName).toBe('car.annotated.jpg');
 	});
 
 	it('takes the image as base64, dropping white space, a data: prefix and line breaks', async () => {

@@ -96,7 +96,8 @@ export interface ReferenceServer {
 	clearFaults(): void;
 	/** How often each fault rule fired, in the order added. */
 	faultsFired(): number[];
-	hostImage(bytes: Buffer, contentType: string): string;
+	/** Serves the image at a URL of its own; `path` (as written, e.g. "photos/front%20door.jpg") ends the URL. */
+	hostImage(bytes: Buffer, contentType: string, path?: string): string;
 	requests: RecordedRequest[];
 	/**
 	 * What the server answers for these image bytes and options (a copy), by the default model of
@@ -112,7 +113,7 @@ export interface ReferenceServer {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PREDICT_PATH = /^\/predict\/(detect|classify)\/([^/]+)\/$/;
-const IMAGE_PATH = /^\/_test\/images\/([0-9a-f-]+)$/;
+const IMAGE_PATH = /^\/_test\/images\/([0-9a-f-]+)(?:\/.*)?$/;
 const MAX_BODY_BYTES = 200 * 1024 * 1024;
 const MAX_RECORDED = 5_000;
 const DECODE_CACHE_SIZE = 32;
@@ -419,10 +420,10 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		addFault: (rule) => faults.add(rule),
 		clearFaults: () => faults.clear(),
 		faultsFired: () => faults.firedCounts(),
-		hostImage(bytes, contentType) {
+		hostImage(bytes, contentType, path) {
 			const id = randomUUID();
 			hostedImages.set(id, { bytes, contentType });
-			return `${url}/_test/images/${id}`;
+			return `${url}/_test/images/${id}${path === undefined ? '' : `/${path}`}`;
 		},
 		requests,
 		// A copy: the cached result is also what the server answers (and its serialization is cached).

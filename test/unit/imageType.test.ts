@@ -1,4 +1,4 @@
-import { mimeTypeVerdict, sniffImageType, sniffPhoneImageFormat } from '../../nodes/ImageInference/helpers/imageType';
+import { mimeTypeVerdict, phoneImageFormatOfMimeType, sniffImageType, sniffPhoneImageFormat } from '../../nodes/ImageInference/helpers/imageType';
 
 /** An ISO-BMFF `ftyp` box: size, "ftyp", major brand, minor version, compatible brands. */
 function ftyp(major: string, compatible: string[]): Buffer {
@@ -16,11 +16,14 @@ describe('HEIC and AVIF recognised by their ftyp box', () => {
 		['heic', ['mif1', 'heic'], 'HEIC'],
 		['heix', ['mif1', 'heix'], 'HEIC'],
 		['hevc', ['msf1', 'hevc'], 'HEIC'],
-		['hevx', [], 'HEIC'],
+		// each HEIF brand alone, the file's only word that it is one (ISO/IEC 23008-12)
+		...['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'hevm', 'hevs'].map((brand) => [brand, ['isom'], 'HEIC'] as [string, string[], string]),
 		['mif1', ['heic'], 'HEIC'],
 		['msf1', [], 'HEIC'],
 		['avif', ['mif1', 'miaf'], 'AVIF'],
 		['avis', ['msf1', 'avif'], 'AVIF'],
+		// an AVIF image sequence that lists only the generic HEIF brand besides its own
+		['avis', ['msf1'], 'AVIF'],
 		['mif1', ['avif', 'miaf'], 'AVIF'],
 	])('major brand %s, compatible %j: %s', (major, compatible, format) => {
 		const bytes = ftyp(major, compatible);
@@ -102,5 +105,21 @@ describe('the image formats the node sends, recognised by their first bytes', ()
 	it('needs 4 bytes', () => {
 		expect(sniffImageType(Buffer.from('GIF8', 'latin1'))).toEqual({ mimeType: 'image/gif', extension: 'gif' });
 		expect(sniffImageType(Buffer.from([0xff, 0xd8, 0xff]))).toBeUndefined();
+	});
+});
+
+describe('HEIC and AVIF by their declared mime type (the IANA image types of each)', () => {
+	it.each([
+		['image/heic', 'HEIC'],
+		['image/heif', 'HEIC'],
+		['image/heic-sequence', 'HEIC'],
+		['Image/HEIF-Sequence; codecs="hvc1"', 'HEIC'],
+		['image/avif', 'AVIF'],
+		['image/avif-sequence', 'AVIF'],
+		['image/jpeg', undefined],
+		['video/mp4', undefined],
+		[undefined, undefined],
+	])('%j: %s', (mimeType, format) => {
+		expect(phoneImageFormatOfMimeType(mimeType)).toBe(format);
 	});
 });
