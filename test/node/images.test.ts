@@ -457,6 +457,14 @@ describe('bad input for several images and the new options, refused before any r
 		expect(server().requests).toHaveLength(0);
 	});
 
+	it("in n8n's database binary mode, a file with no name declared as text: named by its field and type, and not read", async () => {
+		const item: InputItem = { binary: { notes: { bytes: Buffer.from('call the garage'), mimeType: 'text/plain' } } };
+		const { items, reads } = await run(detectParameters(server(), { imageSource: 'allImages' }), [item], { continueOnFail: true, binaryMode: 'database' });
+		expect(items[0].json.error).toBe('No image on this item');
+		expect(items[0].json.description).toBe('Of the item\'s binary fields, "notes" (text/plain) is not JPEG, PNG, GIF, WebP, BMP or TIFF.');
+		expect(reads).toEqual({ whole: 0, streamedBytes: 0 });
+	});
+
 	it('an item with no image at all names the files it does have', async () => {
 		const item: InputItem = { binary: { attachment_0: { bytes: PDF, fileName: 'invoice.pdf', mimeType: 'application/pdf' } } };
 		const failure = await failureOf(run(detectParameters(server(), { imageSource: 'allImages' }), [carItem(), item]));
