@@ -12,14 +12,14 @@ describe('HEIC and AVIF photos are named as such, with how to convert them, befo
 	const { server, run } = useServer({ defaultModels: 'synthetic' });
 
 	it.each([
-		['HEIC, declared image/heic', HEIC, 'IMG_0001.HEIC', 'image/heic', 'HEIC'],
-		['HEIC, no mime type (only its bytes say it)', HEIC, 'photo', undefined, 'HEIC'],
-		['AVIF, declared application/octet-stream', AVIF, 'photo.avif', 'application/octet-stream', 'AVIF'],
-	])('a named field holding %s: an item error saying the format', async (_, bytes, fileName, mimeType, format) => {
+		['HEIC, declared image/heic', HEIC, 'IMG_0001.HEIC', 'image/heic', 'HEIC', '"IMG_0001.HEIC" (image/heic) is a HEIC photo. '],
+		['HEIC, no mime type (only its bytes say it)', HEIC, 'photo', undefined, 'HEIC', '"photo" (application/octet-stream) is a HEIC photo. '],
+		['AVIF, declared application/octet-stream', AVIF, 'photo.avif', 'application/octet-stream', 'AVIF', '"photo.avif" (application/octet-stream) is an AVIF photo. '],
+	])('a named field holding %s: an item error saying the format', async (_, bytes, fileName, mimeType, format, says) => {
 		const items: InputItem[] = [carItem(), { binary: { data: file(bytes, fileName, mimeType) } }];
 		const failure = await failureOf(run(detectParameters(server()), items));
 		expect(failure.message).toBe(`The file in binary field "data" is ${format}, which the node does not send`);
-		expect(failure.description).toContain(`"${fileName}"`);
+		expect(failure.description?.slice(0, says.length)).toBe(says);
 		expect(failure.description).toMatch(CONVERT);
 		expect(failure.itemIndex).toBe(1);
 		expect(server().requests).toHaveLength(0);

@@ -21,6 +21,7 @@ describe('decodeBase64', () => {
 		['three padding signs', 'A==='],
 		['a character outside the alphabet', 'AA*C'],
 		['a data: prefix alone', 'data:image/png;base64,'],
+		['a data: prefix in the middle of the text', 'AAEC data:image/png;base64,AwQF'],
 	])('refuses %s', (_, text) => {
 		expect(decodeBase64(text)).toBeUndefined();
 	});

@@ -72,6 +72,12 @@ describe('readImageSize', () => {
 		expect(readImageSize(damaged(12, 'IDAT'))).toBeUndefined();
 		expect(readImageSize(good.subarray(0, 24))).toEqual({ width: 4, height: 4 });
 		expect(readImageSize(good.subarray(0, 23))).toBeUndefined();
+		// cut inside a height whose first bytes are not 0: still nothing, not a smaller height
+		const tall = Buffer.from(good);
+		tall.writeUInt32BE(65_540, 20);
+		expect(readImageSize(tall.subarray(0, 24))).toEqual({ width: 4, height: 65_540 });
+		expect(readImageSize(tall.subarray(0, 23))).toBeUndefined();
+		expect(readImageSize(tall.subarray(0, 22))).toBeUndefined();
 	});
 
 	it('reads GIF and WebP headers from their shortest length; gives nothing when one is damaged', () => {
@@ -126,6 +132,10 @@ describe('readImageSize', () => {
 			// the frame's size is its bytes 5 to 8: nine bytes of it are enough, eight are not
 			expect(size(SOI, frame().slice(0, 9))).toEqual({ width: 48, height: 32 });
 			expect(size(SOI, frame().slice(0, 8))).toBeUndefined();
+			// cut inside a width whose first byte is not 0 (304 = 0x0130): nothing, not 256
+			const wide = [0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x20, 0x01, 0x30];
+			expect(size(SOI, wide)).toEqual({ width: 304, height: 32 });
+			expect(size(SOI, wide.slice(0, 8))).toBeUndefined();
 			expect(size([0xff, 0xd9], frame())).toBeUndefined();
 			expect(size([0x00, 0xd8], frame())).toBeUndefined();
 			expect(size([0xff, 0xd8, 0xff])).toBeUndefined();

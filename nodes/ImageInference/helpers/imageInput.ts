@@ -287,7 +287,7 @@ function notAnImage(node: INode, itemIndex: number, field: string, binary: IBina
 	const format = (bytes && sniffPhoneImageFormat(bytes)) ?? phoneImageFormatOfMimeType(binary.mimeType);
 	if (format) {
 		const file = `"${binary.fileName ?? field}"${binary.mimeType ? ` (${binary.mimeType})` : ''}`;
-		return phoneFormatNotSent(node, itemIndex, `The file in binary field "${field}"`, format, `${file} is a ${format} photo. ${HOW_TO_CONVERT}`);
+		return phoneFormatNotSent(node, itemIndex, `The file in binary field "${field}"`, format, `${file} is ${format === 'AVIF' ? 'an' : 'a'} ${format} photo. ${HOW_TO_CONVERT}`);
 	}
 	return new NodeOperationError(node, `The file in binary field "${field}" is not an image`, {
 		itemIndex,
