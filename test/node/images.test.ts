@@ -389,6 +389,7 @@ describe('label filters, output images, size and summary (one item per image)', 
 		);
 		expect(bytes(items[0], 'original').equals(CAR)).toBe(true);
 		expect(items[0].binary?.original.mimeType).toBe('image/jpeg');
+		expect(items[0].binary?.original.fileName).toBe('image.jpg');
 		expect(items[0].json).toMatchObject(sizeOf(CAR));
 	});
 
