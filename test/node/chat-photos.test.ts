@@ -110,6 +110,13 @@ describe('As an AI Agent’s tool in a chat: the photo the user sent', () => {
 		expect(server().requests).toHaveLength(0);
 	});
 
+	it('two fields missing: both named in one message', async () => {
+		const message = chatMessage('s1', 'Look', [{ bytes: CAR, fileName: 'car.jpg' }]);
+		const failure = await failureOf(run(detectData0({ binaryPropertyName: 'front, back' }), [], { asTool: true, agentInput: agentCall([message], 0) }));
+		expect(failure.message).toBe('No binary fields "front", "back" on the tool’s item or the AI Agent’s input item');
+		expect(server().requests).toHaveLength(0);
+	});
+
 	it('All Images on the Item: the tool’s own file comes first, the agent’s input item’s files are not added', async () => {
 		const message = chatMessage('s1', 'Look', [{ bytes: CAR, fileName: 'car.jpg' }]);
 		const { items } = await run(detectParameters(server(), { imageSource: 'allImages' }), [], {

@@ -180,7 +180,7 @@ function notFound(context: IExecuteFunctions, itemIndex: number, source: 'binary
 	const names = missing.map((name) => `"${name}"`).join(', ');
 	const message =
 		source === 'binary'
-			? `No binary field ${names} on the tool’s item or the AI Agent’s input item`
+			? `No binary field${missing.length > 1 ? 's' : ''} ${names} on the tool’s item or the AI Agent’s input item`
 			: 'No file on the tool’s item or the AI Agent’s input item';
 	return new NodeOperationError(context.getNode(), message, {
 		itemIndex,
