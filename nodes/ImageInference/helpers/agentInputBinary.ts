@@ -1,7 +1,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
-import { parseFieldList } from './imageInput';
+import { binaryFieldsNamed, parseFieldList, quotedList } from './imageInput';
 import { truncate } from './parameters';
 import { runsAsTool } from './toolOutput';
 
@@ -175,12 +175,11 @@ function notFound(context: IExecuteFunctions, itemIndex: number, source: 'binary
 	const where = found.node ? `the AI Agent’s input item from "${found.node}"` : 'the AI Agent’s input item';
 	const theirFields = Object.keys(found.item?.binary ?? {});
 	const looked = found.item
-		? `${where} has ${theirFields.length ? `the binary field(s) ${theirFields.map((name) => `"${name}"`).join(', ')}` : 'no file'}`
+		? `${where} has ${theirFields.length ? `the binary field(s) ${quotedList(theirFields)}` : 'no file'}`
 		: `${where} was not found: ${found.reason}`;
-	const names = missing.map((name) => `"${name}"`).join(', ');
 	const message =
 		source === 'binary'
-			? `No binary field${missing.length > 1 ? 's' : ''} ${names} on the tool’s item or the AI Agent’s input item`
+			? `No ${binaryFieldsNamed(missing)} on the tool’s item or the AI Agent’s input item`
 			: 'No file on the tool’s item or the AI Agent’s input item';
 	return new NodeOperationError(context.getNode(), message, {
 		itemIndex,

@@ -54,14 +54,13 @@ export async function readImageInputs(this: IExecuteFunctions, itemIndex: number
 	const missing = fields.filter((field) => !binaries[field]);
 	if (missing.length) {
 		const available = Object.keys(binaries);
-		const names = missing.map((name) => `"${name}"`).join(', ');
 		throw new NodeOperationError(
 			this.getNode(),
-			missing.length === 1 ? `No binary field ${names} on this item` : `No binary fields ${names} on this item`,
+			`No ${binaryFieldsNamed(missing)} on this item`,
 			{
 				itemIndex,
 				description: available.length
-					? `The item has the binary field(s) ${available.map((name) => `"${name}"`).join(', ')}. Set "Input Binary Field" to one of them, or use "All Images on the Item".`
+					? `The item has the binary field(s) ${quotedList(available)}. Set "Input Binary Field" to one of them, or use "All Images on the Item".`
 					: 'The item has no binary data. Put a node that outputs a file (Form, Read Files, HTTP Request…) before this one, or use the URL or Base64 image source.',
 			},
 		);
@@ -72,6 +71,16 @@ export async function readImageInputs(this: IExecuteFunctions, itemIndex: number
 		images.push({ source: 'binary', field, fileName, size });
 	}
 	return { images, passThrough: fields.length === 1 };
+}
+
+/** `"a", "b"`: names as messages quote them. */
+export function quotedList(names: string[]): string {
+	return names.map((name) => `"${name}"`).join(', ');
+}
+
+/** `binary field "a"` or `binary fields "a", "b"`. */
+export function binaryFieldsNamed(names: string[]): string {
+	return `binary field${names.length === 1 ? '' : 's'} ${quotedList(names)}`;
 }
 
 /** Input Binary Field's names, from a comma-separated text or (from an expression) a list. */
