@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { decodeBase64, normalizeBase64 } from './base64';
 import type { ImageSize } from './imageSize';
 import { readImageSize } from './imageSize';
-import { truncate } from './parameters';
+import { readText, truncate } from './parameters';
 import type { PhoneImageFormat } from './imageType';
 import { SUPPORTED_IMAGE_FORMATS, mimeTypeVerdict, phoneImageFormatOfMimeType, sniffImageType, sniffPhoneImageFormat } from './imageType';
 
@@ -91,13 +91,10 @@ export function parseFieldList(raw: unknown): string[] {
 
 /** "data" or "attachment_0, attachment_2": the names in order, each once. */
 function readFieldList(this: IExecuteFunctions, itemIndex: number): string[] {
-	const names = parseFieldList(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
-	if (names.length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Input Binary Field is empty', {
-			itemIndex,
-			description: 'Enter the name of a binary field, for example "data", or several separated by commas; or use "All Images on the Item".',
-		});
-	}
+	const description = 'Enter the name of a binary field, for example "data", or several separated by commas; or use "All Images on the Item".';
+	const raw = this.getNodeParameter('binaryPropertyName', itemIndex, 'data');
+	const names = parseFieldList(Array.isArray(raw) ? raw : readText.call(this, itemIndex, raw, 'Input Binary Field', description));
+	if (names.length === 0) throw new NodeOperationError(this.getNode(), 'Input Binary Field is empty', { itemIndex, description });
 	return [...new Set(names)];
 }
 
@@ -156,8 +153,8 @@ const HOW_TO_CONVERT =
 	'The node does not send HEIC or AVIF: convert the photo to JPEG first with an Edit Image node before this one (Operation: Convert, Format: JPEG), or set the phone to save JPEG (iPhone: Settings > Camera > Formats > Most Compatible).';
 
 function readImageUrl(this: IExecuteFunctions, itemIndex: number): string {
-	const raw = this.getNodeParameter('imageUrl', itemIndex, '');
-	const text = typeof raw === 'string' ? raw.trim() : '';
+	const description = 'Enter a full address starting with https:// (or http://) that the service can download.';
+	const text = readText.call(this, itemIndex, this.getNodeParameter('imageUrl', itemIndex, ''), 'Image URL', description).trim();
 	let url: URL | undefined;
 	try {
 		url = new URL(text);
@@ -168,21 +165,17 @@ function readImageUrl(this: IExecuteFunctions, itemIndex: number): string {
 		throw new NodeOperationError(
 			this.getNode(),
 			text === '' ? 'Image URL is empty' : `Image URL "${truncate(text, 80)}" is not an http(s) address`,
-			{ itemIndex, description: 'Enter a full address starting with https:// (or http://) that the service can download.' },
+			{ itemIndex, description },
 		);
 	}
 	return text;
 }
 
 function readBase64Image(this: IExecuteFunctions, itemIndex: number): { data: string; size?: ImageSize } {
-	const raw = this.getNodeParameter('imageBase64', itemIndex, '');
-	const data = normalizeBase64(typeof raw === 'string' ? raw : '');
-	const fail = (message: string) =>
-		new NodeOperationError(this.getNode(), message, {
-			itemIndex,
-			description:
-				'Pass the image’s base64 text; a "data:image/…;base64," prefix and line breaks are fine. For a file from a previous node, use the Binary File image source.',
-		});
+	const description =
+		'Pass the image’s base64 text; a "data:image/…;base64," prefix and line breaks are fine. For a file from a previous node, use the Binary File image source.';
+	const data = normalizeBase64(readText.call(this, itemIndex, this.getNodeParameter('imageBase64', itemIndex, ''), 'Base64 Image', description));
+	const fail = (message: string) => new NodeOperationError(this.getNode(), message, { itemIndex, description });
 	if (data === '') throw fail('Base64 Image is empty');
 	const bytes = decodeBase64(data);
 	if (!bytes) throw fail('Base64 Image is not valid base64');

@@ -68,7 +68,7 @@ export function readOptionalNumber(
 	if (typeof value === 'string' && value.trim() === '') {
 		throw new NodeOperationError(this.getNode(), `${label} is blank: it must be ${kind} from ${bounds.min} to ${bounds.max}`, {
 			itemIndex,
-			description: `The "${label}" option (or the expression that sets it) gave ${truncate(JSON.stringify(value), 40)}. Remove the option to use the default, or give it a number.`,
+			description: `The "${label}" option (or the expression that sets it) gave ${shownValue(value)}. Remove the option to use the default, or give it a number.`,
 		});
 	}
 	const number = typeof value === 'string' && PLAIN_DECIMAL.test(value.trim()) ? Number(value.trim()) : value;
@@ -81,7 +81,7 @@ export function readOptionalNumber(
 	) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`${label} must be ${kind} from ${bounds.min} to ${bounds.max}, got ${truncate(JSON.stringify(value), 40)}`,
+			`${label} must be ${kind} from ${bounds.min} to ${bounds.max}, got ${shownValue(value)}`,
 			{ itemIndex, description: `Change the "${label}" option (or the expression that sets it).` },
 		);
 	}
@@ -101,9 +101,25 @@ export function readOptionalBoolean(
 	if (value === 'true' || value === 'false') return value === 'true';
 	throw new NodeOperationError(
 		this.getNode(),
-		`${label} must be true or false, got ${truncate(JSON.stringify(value), 40)}`,
+		`${label} must be true or false, got ${shownValue(value)}`,
 		{ itemIndex, description: `Turn "${label}" on or off, or make the expression that sets it give true or false.` },
 	);
+}
+
+/**
+ * A text parameter as given, '' when unset (or null). Anything else an expression gave (a number, a
+ * list, an object) fails the item saying what it got: calling it "empty" would send the user looking
+ * for a blank field.
+ */
+export function readText(this: IExecuteFunctions, itemIndex: number, value: unknown, label: string, description: string): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'string') return value;
+	throw new NodeOperationError(this.getNode(), `${label} must be text, got ${shownValue(value)}`, { itemIndex, description });
+}
+
+/** A value as an error message quotes it: JSON, cut to 40 characters. */
+export function shownValue(value: unknown): string {
+	return truncate(JSON.stringify(value) ?? String(value), 40);
 }
 
 export function readFieldName(
@@ -112,13 +128,9 @@ export function readFieldName(
 	value: unknown,
 	label: string,
 ): string {
-	const name = typeof value === 'string' ? value.trim() : '';
-	if (name === '') {
-		throw new NodeOperationError(this.getNode(), `${label} is empty`, {
-			itemIndex,
-			description: `Enter the name of a binary field, for example "data".`,
-		});
-	}
+	const description = `Enter the name of a binary field, for example "data".`;
+	const name = readText.call(this, itemIndex, value, label, description).trim();
+	if (name === '') throw new NodeOperationError(this.getNode(), `${label} is empty`, { itemIndex, description });
 	return name;
 }
 
