@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { CAR, DOG, carItem, detectParameters, failureOf, useServer, asServiceSent } from './setup';
 
 describe('Detect Objects', () => {
@@ -78,12 +81,11 @@ describe('Detect Objects', () => {
 		expect(item.binary?.annotated.mimeType).toBe('image/jpeg');
 	});
 
-	it('takes the image by URL, and names the output after the URL’s file', async () => {
+	it('takes the image by URL: the address is sent, the downloaded picture’s detections come back', async () => {
 		const url = server().hostImage(CAR, 'image/jpeg');
 		const { items } = await run(detectParameters(server(), { imageSource: 'url', imageUrl: url }), [{ json: {} }]);
 		expect((server().requests[0].body as { image: string }).image).toBe(url);
 		expect(asServiceSent(items[0].json.detections)).toEqual((server().predict('detect', CAR, {}) as { detections: unknown[] }).detections);
-		expect(items[0].binary?.data.fileName).toMatch(/\.annotated\.jpg$/);
 	});
 
 	it.each([
@@ -94,6 +96,20 @@ describe('Detect Objects', () => {
 		const url = server().hostImage(CAR, 'image/jpeg', path);
 		const { items } = await run(detectParameters(server(), { imageSource: 'url', imageUrl: url }), [{ json: {} }]);
 		expect(items[0].binary?.data.fileName).toBe(fileName);
+	});
+
+	it('by URL, an address with no path at all (a camera serving its snapshot at its root): the picture is named "image"', async () => {
+		const camera = createServer((_, response) => response.writeHead(200, { 'content-type': 'image/jpeg' }).end(CAR));
+		await new Promise<void>((resolve) => camera.listen(0, '127.0.0.1', resolve));
+		try {
+			const url = `http://127.0.0.1:${(camera.address() as AddressInfo).port}`;
+			const { items } = await run(detectParameters(server(), { imageSource: 'url', imageUrl: url }), [{ json: {} }]);
+			expect(items[0].json.totalDetections).toBeGreaterThan(0);
+			expect(items[0].binary?.data.fileName).toBe('image.annotated.jpg');
+		} finally {
+			camera.closeAllConnections();
+			await new Promise((resolve) => camera.close(resolve));
+		}
 	});
 
 	it('by URL: the address is sent without the spaces around it, and the item’s own files stay on it', async () => {
