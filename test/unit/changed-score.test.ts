@@ -56,6 +56,24 @@ describe('the mutation score of the changed code (what CI checks against the bas
 		expect(status).toBe(1);
 	});
 
+	it('counts a mutant the baseline detected and this run did not, on code that only moved: a test that killed it was weakened', () => {
+		// b()'s mutant: killed in the baseline at line 5, a survivor now that b() moved to line 2
+		const killedBefore = report({ 'nodes/x.ts': { source: BEFORE, mutants: [mutant('1', 2, 'Killed'), mutant('2', 5, 'Killed')] } });
+		const current = report({ 'nodes/x.ts': { source: AFTER, mutants: [mutant('2', 2, 'Survived'), mutant('1', 5, 'Killed')] } });
+		const { status, output } = score(killedBefore, current);
+		expect(output).toContain('50.00 % (1 of 2 mutants detected');
+		expect(output).toContain('Survived: nodes/x.ts:2:3 EqualityOperator → "<=" (detected in the baseline: a test that killed it changed or is gone)');
+		expect(status).toBe(1);
+
+		// the same file unchanged, the same mutant killed before and surviving now
+		const same = score(killedBefore, report({ 'nodes/x.ts': { source: BEFORE, mutants: [mutant('1', 2, 'Killed'), mutant('2', 5, 'Survived')] } }));
+		expect(same.output).toContain('0.00 % (0 of 1 mutants detected');
+		expect(same.status).toBe(1);
+
+		// a survivor in the baseline that still survives on unchanged code is not the change's
+		expect(score(baseline, baseline).status).toBe(0);
+	});
+
 	it('takes every mutant of a file the baseline does not have, and passes when nothing changed', () => {
 		const unchanged = score(baseline, baseline);
 		expect(unchanged.output).toContain('no mutant on a line changed');
