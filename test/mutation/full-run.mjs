@@ -74,6 +74,10 @@ for (const part of Object.keys(PARTS)) {
 	const renumber = new Map();
 	for (const [file, { tests, source }] of Object.entries(report.testFiles ?? {})) {
 		const kept = (merged.testFiles[file] ??= { source, tests: [] });
+		if (kept.source !== source) {
+			console.error(`\nNot merged: part "${part}" ran against another version of ${file} than an earlier part (npm run test:mutation -- --resume reruns each part against today's tests).`);
+			process.exit(1);
+		}
 		for (const test of tests) {
 			const key = `${file}\0${test.name}`;
 			if (!testIds.has(key)) {
@@ -92,7 +96,7 @@ for (const part of Object.keys(PARTS)) {
 		};
 	}
 }
-writeFileSync('reports/mutation/incremental.json', JSON.stringify(merged, null, 2));
+writeFileSync('reports/mutation/incremental.json', JSON.stringify(merged));
 copyFileSync('reports/mutation/incremental.json', 'test/mutation/baseline.json');
 
 // a file whose mutants do not count (none, or only errors) scores as fully detected
