@@ -88,6 +88,17 @@ describe('execution hints in the output panel', () => {
 		]);
 	});
 
+	it('calls a skipped file that has no name "a file", and lists it with its field and item', async () => {
+		const item: InputItem = {
+			binary: { photo: { bytes: CAR, fileName: 'car.jpg', mimeType: 'image/jpeg' }, notes: { bytes: Buffer.from('call the garage'), mimeType: 'text/plain' } },
+		};
+		const { items, hints } = await run(detectParameters(server(), { imageSource: 'allImages' }), [carItem(), item]);
+		expect(items[1].json.skippedFiles).toEqual([expect.objectContaining({ field: 'notes', fileName: null })]);
+		expect(hints.map((hint) => hint.message)).toEqual([
+			'All Images on the Item skipped 1 file that is not an image: a file (field notes, item 1). Each output item of those items lists them in skippedFiles.',
+		]);
+	});
+
 	it('lists the skipped files in item order, whichever image the service answers first', async () => {
 		server().addFault({ match: { imageSha256: sha256(DOG) }, action: { type: 'delay', ms: 300 } });
 		const mail = (photo: Buffer, index: number): InputItem => ({

@@ -443,7 +443,8 @@ describe('bad input for several images and the new options, refused before any r
 		['an empty Only These Labels', { options: { onlyLabels: ' , ' } }, /Only These Labels is empty/, /remove the option/],
 		['the same field for both pictures', { options: { outputImages: 'both', originalImageField: 'data' } }, /cannot both go into field "data"/, /^Give "Put Annotated Image in Field" and "Put Original Image in Field" different names\.$/],
 		['an empty field for the original', { options: { outputImages: 'both', originalImageField: ' ' } }, /^Put Original Image in Field is empty$/, undefined],
-		['an unknown Output Images', { options: { outputImages: 'thumbnail' } }, /^Output Images must be one of annotated, original, both, none, got "thumbnail"$/, undefined],
+		['an unknown Output Images', { options: { outputImages: 'thumbnail' } }, /^Output Images must be one of annotated, original, both, none, got "thumbnail"$/, /^Choose one in the list, or make the expression that sets "Output Images" give one of them\.$/],
+		['Output Items an expression made a list', { outputItems: ['object'] }, /^Output Items must be one of image, object, got \["object"\]$/, /"Output Items"/],
 		['Original for an image URL', { imageSource: 'url', imageUrl: 'https://example.com/a.jpg', options: { outputImages: 'original' } }, /an image URL does not give it/, /HTTP Request/],
 	] as const)('%s', async (_, bad, message, description) => {
 		const defaults: Record<string, unknown> = detectParameters(server(), { binaryPropertyName: 'attachment_0' });

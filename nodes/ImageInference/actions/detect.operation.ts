@@ -10,7 +10,7 @@ import { countLabels, countsByLabel, filterDetections, parseLabelList, summarize
 import { originalBinary } from '../helpers/imageInput';
 import { imageFacts, passedThroughBinaries } from './outputItem';
 import { runsAsTool } from '../helpers/toolOutput';
-import { readFieldName, readOptionalBoolean, readOptionalNumber, readOptions, truncate } from '../helpers/parameters';
+import { choiceOf, readFieldName, readOptionalBoolean, readOptionalNumber, readOptions, shownValue } from '../helpers/parameters';
 import type { Watch } from '../helpers/previousLook';
 import { compareWithPreviousLook, readWatch } from '../helpers/previousLook';
 import type { PlaceOptions, PlacedZones } from '../helpers/zones';
@@ -127,9 +127,11 @@ function readChoice<T extends string>(
 	choices: readonly T[],
 	label: string,
 ): T {
-	if (typeof value === 'string' && (choices as readonly string[]).includes(value)) return value as T;
-	throw new NodeOperationError(this.getNode(), `${label} must be one of ${choices.join(', ')}, got ${truncate(JSON.stringify(value) ?? '', 40)}`, {
+	const choice = choiceOf(value, choices);
+	if (choice !== undefined) return choice;
+	throw new NodeOperationError(this.getNode(), `${label} must be one of ${choices.join(', ')}, got ${shownValue(value)}`, {
 		itemIndex,
+		description: `Choose one in the list, or make the expression that sets "${label}" give one of them.`,
 	});
 }
 

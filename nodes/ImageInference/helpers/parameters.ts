@@ -117,6 +117,11 @@ export function readText(this: IExecuteFunctions, itemIndex: number, value: unkn
 	throw new NodeOperationError(this.getNode(), `${label} must be text, got ${shownValue(value)}`, { itemIndex, description });
 }
 
+/** The value when it is one of the choices (an options parameter's value is text); undefined otherwise. */
+export function choiceOf<T extends string>(value: unknown, choices: readonly T[]): T | undefined {
+	return typeof value === 'string' && (choices as readonly string[]).includes(value) ? (value as T) : undefined;
+}
+
 /** A value as an error message quotes it: JSON, cut to 40 characters. */
 export function shownValue(value: unknown): string {
 	return truncate(JSON.stringify(value) ?? String(value), 40);

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { DetectedObject } from '../contract';
 import type { Anchor, Box, Point, Size } from './geometry';
 import { anchorPoint, areaFraction, insidePolygon, relativeBox, toPixels } from './geometry';
-import { readOptionalBoolean, readOptionalNumber, truncate } from './parameters';
+import { choiceOf, readOptionalBoolean, readOptionalNumber, shownValue, truncate } from './parameters';
 
 /** Where the detections are (zones) and how big they are: Detect's options about places in the image. */
 
@@ -39,8 +39,8 @@ export function readPlaceOptions(this: IExecuteFunctions, itemIndex: number, opt
 	const fail = (message: string, description: string): never => {
 		throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
 	};
-	const units = readChoice(options.zoneCoordinates ?? 'relative', ZONE_UNITS) ?? fail(`Zone Coordinates must be relative or pixels, got ${shown(options.zoneCoordinates)}`, 'Choose Relative (0–1 of the image) or Pixels.');
-	const anchor = readChoice(options.zoneAnchor ?? 'center', ANCHORS) ?? fail(`Zone Anchor Point must be center or bottomCenter, got ${shown(options.zoneAnchor)}`, 'Choose Box Centre or Bottom Centre.');
+	const units = choiceOf(options.zoneCoordinates ?? 'relative', ZONE_UNITS) ?? fail(`Zone Coordinates must be relative or pixels, got ${shownValue(options.zoneCoordinates)}`, 'Choose Relative (0–1 of the image) or Pixels.');
+	const anchor = choiceOf(options.zoneAnchor ?? 'center', ANCHORS) ?? fail(`Zone Anchor Point must be center or bottomCenter, got ${shownValue(options.zoneAnchor)}`, 'Choose Box Centre or Bottom Centre.');
 	const zones = readZones(options.zones, units, fail);
 	const onlyInZones = readOptionalBoolean.call(this, itemIndex, options, 'onlyInZones', 'Only Objects in Zones') ?? false;
 	if (onlyInZones && zones.length === 0) fail('Only Objects in Zones is on, but no zone is set', 'Add a zone under Zones, or turn Only Objects in Zones off.');
@@ -86,7 +86,7 @@ export function parsePoints(value: unknown, units: PlaceOptions['units']): Point
 	const points: Point[] = [];
 	for (const [index, piece] of pieces.entries()) {
 		const point = toPoint(piece);
-		if (!point) return `point ${index + 1} ${shown(piece)} is not two numbers (x,y)`;
+		if (!point) return `point ${index + 1} ${shownValue(piece)} is not two numbers (x,y)`;
 		const [x, y] = point;
 		if (units === 'relative' && (x < 0 || x > 1 || y < 0 || y > 1)) {
 			return `point ${index + 1} (${x},${y}) is outside 0–1; relative coordinates are fractions of the image (use Zone Coordinates: Pixels for pixels)`;
@@ -194,12 +194,4 @@ export function countsByZone(placed: PlacedZones, detections: PlacedDetection[])
 		for (const zone of detection.zones ?? []) counts[zone][detection.label] = (counts[zone][detection.label] ?? 0) + 1;
 	}
 	return counts;
-}
-
-function readChoice<T extends string>(value: unknown, choices: readonly T[]): T | undefined {
-	return typeof value === 'string' && (choices as readonly string[]).includes(value) ? (value as T) : undefined;
-}
-
-function shown(value: unknown): string {
-	return truncate(JSON.stringify(value) ?? String(value), 40);
 }
