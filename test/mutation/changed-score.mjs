@@ -49,9 +49,13 @@ function matchLines(before, after) {
 	return { changed, formerLine };
 }
 
+// Several mutants can share a start, a mutator and a replacement (`a && b` → `true`, and `a` → `true`
+// inside it): their ends tell them apart.
 const sameMutant = (mutant, line, other) =>
 	other.location.start.line === line &&
 	other.location.start.column === mutant.location.start.column &&
+	other.location.end.line - other.location.start.line === mutant.location.end.line - mutant.location.start.line &&
+	other.location.end.column === mutant.location.end.column &&
 	other.mutatorName === mutant.mutatorName &&
 	(other.replacement ?? '') === (mutant.replacement ?? '');
 

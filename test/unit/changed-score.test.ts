@@ -74,6 +74,15 @@ describe('the mutation score of the changed code (what CI checks against the bas
 		expect(score(baseline, baseline).status).toBe(0);
 	});
 
+	it('tells apart mutants that share a start, a mutator and a replacement by their ends (`a && b` → true, `a` → true)', () => {
+		const whole = { ...mutant('1', 2, 'Killed'), location: { start: { line: 2, column: 3 }, end: { line: 2, column: 15 } } };
+		const left = { ...mutant('2', 2, 'Survived'), location: { start: { line: 2, column: 3 }, end: { line: 2, column: 9 } } };
+		const both = report({ 'nodes/x.ts': { source: BEFORE, mutants: [whole, left] } });
+		const { status, output } = score(both, both);
+		expect(output).toContain('none detected there and not now');
+		expect(status).toBe(0);
+	});
+
 	it('takes every mutant of a file the baseline does not have, and passes when nothing changed', () => {
 		const unchanged = score(baseline, baseline);
 		expect(unchanged.output).toContain('no mutant on a line changed');
