@@ -1,6 +1,4 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
+import { startCamera } from '../watch/camera';
 import { CAR, DOG, carItem, detectParameters, failureOf, useServer, asServiceSent } from './setup';
 
 describe('Detect Objects', () => {
@@ -99,16 +97,14 @@ describe('Detect Objects', () => {
 	});
 
 	it('by URL, an address with no path at all (a camera serving its snapshot at its root): the picture is named "image"', async () => {
-		const camera = createServer((_, response) => response.writeHead(200, { 'content-type': 'image/jpeg' }).end(CAR));
-		await new Promise<void>((resolve) => camera.listen(0, '127.0.0.1', resolve));
+		const camera = await startCamera(['carInZone'], { path: '/' });
 		try {
-			const url = `http://127.0.0.1:${(camera.address() as AddressInfo).port}`;
+			const url = new URL(camera.snapshotUrl).origin;
 			const { items } = await run(detectParameters(server(), { imageSource: 'url', imageUrl: url }), [{ json: {} }]);
 			expect(items[0].json.totalDetections).toBeGreaterThan(0);
 			expect(items[0].binary?.data.fileName).toBe('image.annotated.jpg');
 		} finally {
-			camera.closeAllConnections();
-			await new Promise((resolve) => camera.close(resolve));
+			await camera.close();
 		}
 	});
 

@@ -1,6 +1,7 @@
 /**
- * A stand-in for an IP camera's snapshot URL on 127.0.0.1: each GET of /snapshot.jpg answers the
- * next frame of a script (test/watch/frames.ts), then the script's last frame again and again.
+ * A stand-in for an IP camera's snapshot URL on 127.0.0.1: each GET of its path (/snapshot.jpg, or
+ * another such as `/` for a camera that serves its snapshot at its root) answers the next frame of
+ * a script (test/watch/frames.ts), then the script's last frame again and again.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,11 +16,11 @@ export interface Camera {
 	close(): Promise<void>;
 }
 
-export async function startCamera(script: FrameName[]): Promise<Camera> {
+export async function startCamera(script: FrameName[], { path = '/snapshot.jpg' } = {}): Promise<Camera> {
 	const frames = new Map(script.map((name) => [name, frame(name)]));
 	const served: FrameName[] = [];
 	const server = http.createServer((request, response) => {
-		if (request.method !== 'GET' || request.url !== '/snapshot.jpg') {
+		if (request.method !== 'GET' || request.url !== path) {
 			response.writeHead(404).end();
 			return;
 		}
@@ -31,7 +32,7 @@ export async function startCamera(script: FrameName[]): Promise<Camera> {
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
 	return {
-		snapshotUrl: `http://127.0.0.1:${port}/snapshot.jpg`,
+		snapshotUrl: `http://127.0.0.1:${port}${path}`,
 		served,
 		close: () =>
 			new Promise<void>((resolve) => {
