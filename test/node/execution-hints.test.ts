@@ -178,6 +178,22 @@ describe('execution hints in the output panel', () => {
 		]);
 	});
 
+	it('names both label filters when Only These Labels and Ignore These Labels each leave out one object', async () => {
+		const detections = [
+			{ label: 'cat', confidence: 0.9, x: 0, y: 0, width: 50, height: 50 },
+			{ label: 'dog', confidence: 0.8, x: 50, y: 0, width: 40, height: 40 },
+			{ label: 'bird', confidence: 0.7, x: 0, y: 50, width: 40, height: 40 },
+		];
+		const answer = { detections, labelsCount: [{ label: 'cat', total: 1 }, { label: 'dog', total: 1 }, { label: 'bird', total: 1 }], image: null };
+		server().addFault({ match: { kind: 'detect' }, times: 1, action: { type: 'status', status: 200, body: answer } });
+		const options = { outputImages: 'none', onlyLabels: 'cat, dog', ignoreLabels: 'dog' };
+		const { items, hints } = await run(detectParameters(server(), { options }), [grayItem(100, 100)]);
+		expect(items[0].json.summary).toBe('1 cat');
+		expect(hints.map((hint) => hint.message)).toEqual([
+			'Only These Labels and Ignore These Labels left out 2 of the 3 objects the service found (item 0): Only These Labels 1, Ignore These Labels 1. Counts and summary are of the objects kept; the annotated image still shows every object the service drew.',
+		]);
+	});
+
 	it('names the label and size filters when each leaves out one object', async () => {
 		const detections = [
 			{ label: 'cat', confidence: 0.9, x: 0, y: 0, width: 50, height: 50 },

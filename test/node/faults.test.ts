@@ -55,6 +55,21 @@ describe('faults, one item at a time', () => {
 		expect(failure.itemIndex).toBe(0);
 	});
 
+	it('counts the Timeout from the request, not from a late head: a trickle that ends after it fails the item', async () => {
+		// the head comes at 1000 ms, the body ends at 2000 ms: past the 1500 ms Timeout, however loaded the machine
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'trickle', intervalMs: 50, forMs: 1000, headAfterMs: 1000 } });
+		const failure = await failureOf(run(detectParameters(server(), { options: { retries: 0, timeout: 1500 } }), [carItem()]));
+		expect(failure.message).toMatch(/did not answer within 1500 ms/);
+		expect(failure.itemIndex).toBe(0);
+	});
+
+	it('reads an error body that comes in two pieces whole, and says what the service said', async () => {
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 500, body: { detail: 'model crashed while loading its weights' }, inTwoPiecesMs: 100 } });
+		const failure = await failureOf(run(detectParameters(server(), { options: { retries: 0 } }), [carItem()]));
+		expect(failure.message).toBe('The service failed (500 Internal Server Error)');
+		expect(failure.description).toBe('The service said: model crashed while loading its weights');
+	});
+
 	it('recovers when a 503 clears before the retries run out', async () => {
 		server().addFault({ match: { kind: 'detect' }, times: 2, action: { type: 'status', status: 503 } });
 		const { items } = await run(parameters(), [carItem()]);

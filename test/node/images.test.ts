@@ -421,6 +421,15 @@ describe('the returned annotated picture, read tolerantly', () => {
 		expect(bytes(items[0], 'data').equals(CAR)).toBe(true);
 	});
 
+	it('an empty annotated picture is no picture, and no warning', async () => {
+		const result = server().predict('detect', CAR, {});
+		server().addFault({ action: { type: 'status', status: 200, body: { ...result, image: '' } } });
+		const { items } = await run(detectParameters(server(), { imageSource: 'allImages' }), [carItem()]);
+		expect(items[0].binary).toBeUndefined();
+		expect(items[0].json.warnings).toBeUndefined();
+		expect(items[0].json.totalDetections).toBe(result.detections.length);
+	});
+
 	it('a returned file that is not an image is a warning too', async () => {
 		const result = server().predict('detect', CAR, {});
 		server().addFault({ action: { type: 'status', status: 200, body: { ...result, image: Buffer.from('hello, not a picture').toString('base64') } } });

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import type { PredictionKind } from '../../nodes/ImageInference/contract';
 
 export type FaultAction =
-	| { type: 'status'; status: number; body?: string | object; headers?: Record<string, string> }
+	/** `inTwoPiecesMs`: the body's first half, then the rest that much later (two reads for the client) */
+	| { type: 'status'; status: number; body?: string | object; headers?: Record<string, string>; inTwoPiecesMs?: number }
 	| { type: 'html'; status: number }
 	| { type: 'reset' }
 	| { type: 'hang' }
@@ -12,8 +13,11 @@ export type FaultAction =
 	| { type: 'bad-annotated-image' }
 	| { type: 'extra-field' }
 	| { type: 'delay'; ms: number }
-	/** a 200 whose body comes a byte every `intervalMs`, whole after `forMs` (a proxy that trickles) */
-	| { type: 'trickle'; intervalMs: number; forMs: number };
+	/**
+	 * a 200 whose body comes a byte every `intervalMs`, whole `forMs` after its head (a proxy that
+	 * trickles); the head comes `headAfterMs` after the request (default at once)
+	 */
+	| { type: 'trickle'; intervalMs: number; forMs: number; headAfterMs?: number };
 
 export interface FaultRule {
 	match?: { kind?: PredictionKind; modelId?: string; imageSha256?: string };

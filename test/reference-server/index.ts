@@ -330,7 +330,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 				const text = fault.body === undefined ? '' : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
 				const type = typeof fault.body === 'object' ? 'application/json' : 'text/plain';
 				response.writeHead(fault.status, { ...(text ? { 'content-type': type } : {}), 'content-length': Buffer.byteLength(text), ...fault.headers });
-				return void response.end(text);
+				if (fault.inTwoPiecesMs === undefined) return void response.end(text);
+				const half = Math.floor(text.length / 2);
+				response.write(text.slice(0, half));
+				const rest = setTimeout(() => response.end(text.slice(half)), fault.inTwoPiecesMs);
+				return void response.on('close', () => clearTimeout(rest));
 			}
 			case 'html': {
 				record.status = fault.status;
@@ -348,15 +352,21 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 				return;
 			case 'trickle': {
 				record.status = 200;
-				response.writeHead(200, { 'content-type': 'application/json' });
-				response.write('{"detections": [');
-				const started = Date.now();
-				const drip = setInterval(() => {
-					if (Date.now() - started < fault.forMs) return void response.write(' ');
+				let drip: NodeJS.Timeout | undefined;
+				const head = setTimeout(() => {
+					response.writeHead(200, { 'content-type': 'application/json' });
+					response.write('{"detections": [');
+					const started = Date.now();
+					drip = setInterval(() => {
+						if (Date.now() - started < fault.forMs) return void response.write(' ');
+						clearInterval(drip);
+						response.end('], "labelsCount": []}');
+					}, fault.intervalMs);
+				}, fault.headAfterMs ?? 0);
+				return void response.on('close', () => {
+					clearTimeout(head);
 					clearInterval(drip);
-					response.end('], "labelsCount": []}');
-				}, fault.intervalMs);
-				return void response.on('close', () => clearInterval(drip));
+				});
 			}
 			case 'malformed-json': {
 				record.status = 200;

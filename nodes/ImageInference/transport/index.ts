@@ -110,6 +110,9 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		request.body = undefined;
 	}
 
+	if (!isReadable(response.body)) {
+		return { ok: false, failure: describeInvalidResponse('n8n handed it over whole, not as the stream this node asked for') };
+	}
 	const status = response.statusCode;
 	const ok = status >= 200 && status <= 299;
 	// A success was answered after the whole body was sent: the picture is decoded into its bytes.
@@ -152,21 +155,16 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 }
 
 /**
- * Reads a response body (a stream, or already a buffer or text), chunk by chunk, within the
- * attempt's remaining time. Node code has no timers but n8n's sleep, so the deadline is watched
- * in short sleeps that end as soon as the body is read.
+ * Reads a response body stream, chunk by chunk, within the attempt's remaining time. Node code has
+ * no timers but n8n's sleep, so the deadline is watched in short sleeps that end as soon as the
+ * body is read.
  */
 async function readBody(
-	body: unknown,
+	body: ReadableBody,
 	timeLeftMs: number,
 	signal: AbortSignal | undefined,
 	onChunk: (chunk: Buffer) => void,
 ): Promise<void> {
-	if (!isReadable(body)) {
-		const whole = bodyBytes(body);
-		if (whole.length) onChunk(whole);
-		return;
-	}
 	let done = false;
 	const reading = (async () => {
 		try {
@@ -195,15 +193,15 @@ interface ReadableBody extends AsyncIterable<unknown> {
 	destroy(error?: Error): void;
 }
 
+/**
+ * `encoding: 'stream'` gives a stream in both tested n8n lines: the request helpers hand axios
+ * `responseType: 'stream'` (1.123: n8n-core's utils/request-helper-functions.js
+ * `convertN8nRequestToAxios`; 2.41: @n8n/backend-network's http/axios/request.js), and 2.41's
+ * evaluation mocks answer with `Readable.from` (n8n-core's execution-engine/eval-mock-helpers.js
+ * `serializeMockToHttpResponse`).
+ */
 function isReadable(body: unknown): body is ReadableBody {
 	return typeof body === 'object' && body !== null && Symbol.asyncIterator in body && typeof (body as ReadableBody).destroy === 'function';
-}
-
-function bodyBytes(body: unknown): Buffer {
-	if (body === undefined || body === null) return Buffer.alloc(0);
-	if (Buffer.isBuffer(body)) return body;
-	if (body instanceof ArrayBuffer) return Buffer.from(body);
-	return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
 }
 
 function throwIfCancelled(this: IExecuteFunctions, signal: AbortSignal | undefined, itemIndex: number): void {
