@@ -456,6 +456,8 @@ function exchange(
 	const client = url.protocol === 'https:' ? https : http;
 	return new Promise<http.IncomingMessage>((resolve, reject) => {
 		const outgoing = client.request(url, { ...init, agent: agents[url.protocol as keyof typeof agents] }, resolve);
+		// listening first: a time-out setTimeout refuses (a negative one) must not leave the socket's error unheard
+		outgoing.on('error', reject);
 		if (timeoutMs) {
 			// axiosLike gives the error its axios shape from onTimeout's mark
 			outgoing.setTimeout(timeoutMs, () => {
@@ -463,7 +465,6 @@ function exchange(
 				outgoing.destroy();
 			});
 		}
-		outgoing.on('error', reject);
 		outgoing.end(body);
 	});
 }

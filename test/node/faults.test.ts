@@ -55,6 +55,13 @@ describe('faults, one item at a time', () => {
 		expect(failure.itemIndex).toBe(0);
 	});
 
+	it('gives up on a trickling answer at the Timeout in a runner that gives no cancel signal', async () => {
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'trickle', intervalMs: 50, forMs: 3000 } });
+		const parameters = detectParameters(server(), { options: { retries: 0, timeout: 600 } });
+		const failure = await failureOf(run(parameters, [carItem()], { contextWithout: ['getExecutionCancelSignal'] }));
+		expect(failure.message).toMatch(/did not answer within 600 ms/);
+	});
+
 	it('counts the Timeout from the request, not from a late head: a trickle that ends after it fails the item', async () => {
 		// the head comes at 1000 ms, the body ends at 2000 ms: past the 1500 ms Timeout, however loaded the machine
 		server().addFault({ match: { kind: 'detect' }, action: { type: 'trickle', intervalMs: 50, forMs: 1000, headAfterMs: 1000 } });

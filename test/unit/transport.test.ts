@@ -47,11 +47,14 @@ describe('the answer as n8n hands it over', () => {
 	});
 
 	it.each([
-		['a Buffer', Buffer.from(answer)],
-		['text', answer],
+		['a whole Buffer', Buffer.from(answer)],
+		['whole text', answer],
 		['parsed JSON', JSON.parse(answer)],
 		['nothing', undefined],
-	])('fails the item, once and clearly, when it comes whole as %s instead of a stream', async (_name, body) => {
+		['null', null],
+		// it could be read, but not stopped when the Timeout runs out
+		['chunks with no way to stop them', (async function* () { yield Buffer.from(answer); })()],
+	])('fails the item, once and clearly, when it comes as %s instead of a stream', async (_name, body) => {
 		const { context, calls } = contextAnswering(body);
 		const error = await predict(context).catch((caught: unknown) => caught);
 		expect(error).toBeInstanceOf(NodeApiError);
