@@ -2,7 +2,7 @@
 // StrykerJS run of part.config.mjs), then one report merged from the parts
 // (reports/mutation/incremental.json, copied to the committed baseline test/mutation/baseline.json),
 // its score per file, and a failure under the threshold (stryker.config.mjs `thresholds.break`).
-//   npm run test:mutation                     every mutant, from nothing (1 h 35 min: docs/testing.md)
+//   npm run test:mutation                     every mutant, from nothing (its time: docs/testing.md)
 //   npm run test:mutation -- --resume         keep what the parts already hold; rerun only the
 //                                             mutants StrykerJS's incremental mode finds changed
 //                                             or missing (a stopped run goes on where it stopped)

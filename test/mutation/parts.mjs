@@ -3,7 +3,7 @@ import base from '../../stryker.config.mjs';
 
 const SRC = 'nodes/ImageInference';
 
-// About a thousand mutants or fewer each (15 to 25 minutes of this machine's two cores); the
+// About a thousand mutants or fewer each (each part's time: docs/testing.md); the
 // last part takes every file of stryker.config.mjs's `mutate` that no other part names, so a new
 // file is never left out.
 export const PARTS = {
