@@ -101,17 +101,21 @@ describe('several images per item', () => {
 		expect(bytes(items[1], 'attachment_2').equals(CAR_PNG)).toBe(true);
 	});
 
-	it('runs the concurrency pool over images: ten images of one item are in flight together', async () => {
-		server().setLatency(150);
+	it('runs the concurrency pool over images: ten images of one item are in flight together, and never more than Concurrency', async () => {
 		const binary = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`attachment_${i}`, { bytes: CAR, fileName: `car${i}.jpg` }]));
-		// counted by the service as each request arrives, not worked out from timestamps
-		const inFlight = () => Math.max(...server().requests.map((request) => request.openOnArrival));
+		// counted by the service as each request arrives; answers are held until that many are open
+		// (or 10 s pass), so a slow machine preparing the images cannot make the count come out short
+		const mostInFlight = () => Math.max(...server().requests.map((request) => request.openOnArrival));
+		server().holdAnswersUntilOpen(10, 10_000);
 		await run(detectParameters(server(), { imageSource: 'allImages', options: { concurrency: 10 } }), [{ binary }]);
 		expect(server().requests).toHaveLength(10);
-		expect(inFlight()).toBe(10);
+		expect(mostInFlight()).toBe(10);
 		server().requests.splice(0);
-		await run(detectParameters(server(), { imageSource: 'allImages', options: { concurrency: 3 } }), [{ binary }]);
-		expect(inFlight()).toBe(3);
+		server().holdAnswersUntilOpen(3, 10_000);
+		server().setLatency(150);
+		const { items } = await run(detectParameters(server(), { imageSource: 'allImages', options: { concurrency: 3 } }), [{ binary }]);
+		expect(items.map((item) => item.json.field)).toEqual(Object.keys(binary));
+		expect(mostInFlight()).toBe(3);
 	});
 
 	it('with Continue On Fail, a failed image becomes an error item in its place', async () => {

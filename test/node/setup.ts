@@ -41,6 +41,7 @@ export function useServer(options: { apiKey?: string; defaultModels?: DefaultMod
 	beforeEach(() => {
 		state.server?.clearFaults();
 		state.server?.setLatency(0);
+		state.server?.stopHoldingAnswers();
 		state.server?.requests.splice(0);
 	});
 	const server = () => state.server!;

@@ -89,6 +89,16 @@ export interface ReferenceServer {
 	/** Another id for the default model of that kind (answers the same; faults can target it alone). */
 	registerModel(kind: PredictionKind, id?: string): string;
 	setLatency(ms: number): void;
+	/**
+	 * Holds every prediction's answer until `count` requests are open at once, so a test can see a
+	 * client's concurrency however slowly the client prepares its requests. Held answers go out once
+	 * that many are open, or after `boundMs` from the first held one (so a client that never opens
+	 * that many is answered, and the test sees how many it did open). One use: later requests are
+	 * not held.
+	 */
+	holdAnswersUntilOpen(count: number, boundMs: number): void;
+	/** Answers any held answers now and holds no more. */
+	stopHoldingAnswers(): void;
 	/** Resolves once this many more requests have arrived, counting from the call. */
 	whenRequests(count: number): Promise<void>;
 	setAnswerShape(shape: AnswerShape): void;
@@ -166,6 +176,23 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 	let open = 0;
 	const arrivalWaiters: Array<{ count: number; resolve: () => void }> = [];
 	let latencyMs = options.latencyMs ?? 0;
+	let gate: { count: number; boundMs: number; release: () => void; released: Promise<void>; timer?: NodeJS.Timeout } | undefined;
+	const openGate = () => {
+		if (!gate) return;
+		clearTimeout(gate.timer);
+		gate.release();
+		gate = undefined;
+	};
+	const heldByGate = (): Promise<void> | undefined => {
+		if (!gate) return undefined;
+		if (open >= gate.count) {
+			const { released } = gate;
+			openGate();
+			return released;
+		}
+		gate.timer ??= setTimeout(openGate, gate.boundMs).unref();
+		return gate.released;
+	};
 	let answerShape: AnswerShape = options.answerShape ?? 'full';
 
 	const decodeCached = (bytes: Buffer, key = sha256(bytes)): DecodedImage => {
@@ -216,6 +243,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 			json(response, 500, { detail: `reference server error: ${error instanceof Error ? error.message : String(error)}` });
 		});
 	});
+	// Node's default of 5 s is shorter than the pause between two tests on a loaded machine: a
+	// client reusing a connection the server was closing has its request reset (and retried).
+	server.keepAliveTimeout = 65_000;
 
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
 		const url = new URL(request.url ?? '/', 'http://127.0.0.1');
@@ -285,6 +315,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		const fingerprint = typeof imageField === 'string' && faults.matchesOnImage() ? imageFingerprint(imageField) : undefined;
 		const fault = faults.take({ kind, modelId, imageSha256: fingerprint });
 		if (fault?.type === 'delay') await delay(fault.ms);
+		await heldByGate();
 		if (latencyMs > 0) await delay(latencyMs);
 		if (fault && fault.type !== 'delay' && fault.type !== 'bad-annotated-image' && fault.type !== 'extra-field') {
 			return sendFault(fault, response, record);
@@ -425,6 +456,13 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		setLatency: (ms) => {
 			latencyMs = ms;
 		},
+		holdAnswersUntilOpen: (count, boundMs) => {
+			openGate();
+			let release = () => {};
+			const released = new Promise<void>((resolve) => (release = resolve));
+			gate = { count, boundMs, release, released };
+		},
+		stopHoldingAnswers: openGate,
 		whenRequests: (count) =>
 			count <= 0 ? Promise.resolve() : new Promise<void>((resolve) => arrivalWaiters.push({ count: arrived + count, resolve })),
 		addFault: (rule) => faults.add(rule),
