@@ -28,4 +28,17 @@ describe('request body', () => {
 		expect(await jsonBodyFromStream(chunksOf(image, 64), 1001, fields)).toBeUndefined();
 		expect(await jsonBodyFromStream(chunksOf(image, 64), 999, fields)).toBeUndefined();
 	});
+
+	it('stops reading at the first chunk past the size it was given: a file larger than its stored size is not read to its end', async () => {
+		const image = randomBytes(1024 * 1024);
+		let chunksRead = 0;
+		async function* counted() {
+			for await (const chunk of chunksOf(image, 64 * 1024)) {
+				chunksRead++;
+				yield chunk;
+			}
+		}
+		expect(await jsonBodyFromStream(counted(), 100_000, fields)).toBeUndefined();
+		expect(chunksRead).toBe(2);
+	});
 });
