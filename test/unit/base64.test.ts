@@ -8,6 +8,8 @@ describe('decodeBase64', () => {
 		['no padding', 'AAEC', [0, 1, 2]],
 		['one padding sign', 'AAE=', [0, 1]],
 		['two padding signs', 'AA==', [0]],
+		['a last group without its one padding sign', 'AAE', [0, 1]],
+		['a last group without its two padding signs', 'AAECAw', [0, 1, 2, 3]],
 		['a data: URL with line breaks and spaces around it', ' \n data:image/png;base64,AAEC\r\nAwQF \n', [0, 1, 2, 3, 4, 5]],
 	])('reads %s', (_, text, expected) => {
 		expect(bytes(text)).toEqual(expected);
