@@ -326,6 +326,25 @@ describe('faults', () => {
 		server.setLatency(0);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(145);
 	});
+
+	it('holds answers until that many requests are open, then answers them all; past its bound, answers those it has', async () => {
+		server.holdAnswersUntilOpen(3, 60_000);
+		const answered: number[] = [];
+		const send = (index: number) => post(detectPath(), { image }).then(({ status }) => (answered.push(index), status));
+		const twoArrived = server.whenRequests(2);
+		const firstTwo = [send(0), send(1)];
+		await twoArrived;
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(answered).toEqual([]);
+		expect(await Promise.all([...firstTwo, send(2)])).toEqual([200, 200, 200]);
+		expect(Math.max(...server.requests.slice(-3).map((request) => request.openOnArrival))).toBe(3);
+
+		server.holdAnswersUntilOpen(5, 300);
+		const started = Date.now();
+		expect(await send(3)).toBe(200);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+		server.stopHoldingAnswers();
+	});
 });
 
 describe('the object detector', () => {
