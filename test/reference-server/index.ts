@@ -183,15 +183,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		gate.release();
 		gate = undefined;
 	};
-	const heldByGate = (): Promise<void> | undefined => {
-		if (!gate) return undefined;
-		if (open >= gate.count) {
-			const { released } = gate;
-			openGate();
-			return released;
-		}
+	const heldByGate = async (): Promise<void> => {
+		if (!gate) return;
+		if (open >= gate.count) return openGate();
 		gate.timer ??= setTimeout(openGate, gate.boundMs).unref();
-		return gate.released;
+		await gate.released;
 	};
 	let answerShape: AnswerShape = options.answerShape ?? 'full';
 
