@@ -1,13 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as classify from './actions/classify.operation';
+import { classify } from './actions/classify/classify.operation';
 import { imageSourceFields, modelIdFields } from './actions/common.description';
-import * as detect from './actions/detect.operation';
+import { detect } from './actions/detect/detect.operation';
 import { router } from './actions/router';
 import { toolDescriptionProperty } from './actions/tool.description';
-import { withImagesFromElsewhere } from './helpers/agentInputBinary';
-import { runAsTool, runsAsTool } from './helpers/toolOutput';
+import { runAsTool, runsAsTool } from './output/toolResult';
 
 export class ImageInference implements INodeType {
 	// Stryker disable all: read by n8n's editor and engine, checked in real n8n by the e2e tests (docs/testing.md)
@@ -80,8 +79,7 @@ export class ImageInference implements INodeType {
 	// Stryker restore all
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const context = withImagesFromElsewhere(this);
-		if (runsAsTool(this)) return await runAsTool(this, async () => await router.call(context));
-		return await router.call(context);
+		if (runsAsTool(this)) return await runAsTool(this, async () => await router.call(this));
+		return await router.call(this);
 	}
 }

@@ -29,6 +29,8 @@ export interface InputFile {
 	bytes: Buffer;
 	fileName?: string;
 	mimeType?: string;
+	/** Held in the item as base64, whatever the store (as a Code node's file is): no id. */
+	inMemory?: boolean;
 }
 
 export interface InputItem {
@@ -148,14 +150,14 @@ export class BinaryStore {
 		readonly mode: 'filesystem' | 'database' | 'default' = 'filesystem',
 	) {}
 
-	put(bytes: Buffer, meta: { fileName?: string; mimeType?: string }): IBinaryData {
+	put(bytes: Buffer, meta: { fileName?: string; mimeType?: string; inMemory?: boolean }): IBinaryData {
 		const described = {
 			mimeType: meta.mimeType ?? 'application/octet-stream',
 			fileName: meta.fileName,
 			fileExtension: meta.fileName?.includes('.') ? meta.fileName.split('.').pop() : undefined,
 			fileSize: `${bytes.length} B`,
 		};
-		if (this.mode === 'default') return { data: bytes.toString('base64'), ...described };
+		if (this.mode === 'default' || meta.inMemory) return { data: bytes.toString('base64'), ...described };
 		const id = `${this.mode === 'database' ? 'database' : 'filesystem-v2'}:${randomUUID()}`;
 		this.files.set(id, bytes);
 		return {
@@ -167,7 +169,7 @@ export class BinaryStore {
 	}
 
 	get(binary: IBinaryData): Buffer {
-		if (!binary.id && this.mode === 'default') return Buffer.from(binary.data, 'base64');
+		if (!binary.id) return Buffer.from(binary.data, 'base64');
 		const bytes = binary.id ? this.files.get(binary.id) : undefined;
 		if (!bytes) throw new Error(`binary ${binary.id ?? '(no id)'} is not in the store`);
 		return bytes;

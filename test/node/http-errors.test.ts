@@ -1,5 +1,5 @@
 import { NIL_UUID } from '../../nodes/ImageInference/contract';
-import { carItem, classifyParameters, detectParameters, dogItem, failureOf, useServer } from './setup';
+import { CAR, carItem, classifyParameters, detectParameters, dogItem, failureOf, useServer } from './setup';
 
 describe('what the service answers, as the user reads it', () => {
 	const { server, run } = useServer({ apiKey: 'key-for-http-errors', defaultModels: 'synthetic' });
@@ -66,10 +66,9 @@ describe('what the service answers, as the user reads it', () => {
 		const { items } = await run(
 			detectParameters(server(), {
 				modelId: (index: number) => (index === 1 ? NIL_UUID : server().models.detect),
-				imageSource: (index: number) => (index === 2 ? 'url' : 'binary'),
-				imageUrl: 'http://images.example.invalid/car.jpg',
 			}),
-			[carItem(), carItem(), { json: {} }, carItem()],
+			// a JPEG cut short: the node sends it (it begins as a JPEG), the service cannot read it
+			[carItem(), carItem(), { binary: { data: { bytes: CAR.subarray(0, 600), fileName: 'cut.jpg', mimeType: 'image/jpeg' } } }, carItem()],
 			{ continueOnFail: true },
 		);
 		expect(items).toHaveLength(4);

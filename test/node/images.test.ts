@@ -1,7 +1,7 @@
 import { sha256 } from '../reference-server';
 import { decodeImage } from '../reference-server/image-codec';
 import type { InputItem } from '../harness/execute';
-import { FILE_HEAD_BYTES } from '../../nodes/ImageInference/helpers/imageInput';
+import { FILE_HEAD_BYTES } from '../../nodes/ImageInference/input/imageInput';
 import { SAMPLE_PDF, colourScene } from '../harness/images';
 import type { ReferenceServer } from '../reference-server';
 import { CAR, DOG, carItem, classifyParameters, dogItem, detectParameters, failureOf, pngOf, useServer } from './setup';
@@ -230,12 +230,13 @@ describe("n8n's database binary mode: each file read once", () => {
 		expect(two.items.map((item) => item.json)).toMatchObject(items.map((_, index) => detected(index % 2 ? DOG : CAR)));
 	});
 
-	it('reads ahead past an image given by URL to the next file', async () => {
-		const imageUrl = server().hostImage(DOG, 'image/jpeg');
-		const parameters = detectParameters(server(), { imageSource: (itemIndex: number) => (itemIndex === 1 ? 'url' : 'binary'), imageUrl, options: { concurrency: 1 } });
-		const { events, items } = await run(parameters, [carItem(), {}, carItem(), dogItem()], { binaryMode: 'database' });
-		// file 2 is read while the service works on file 0, file 3 while it works on file 2
-		expect(events).toEqual(['read 0', 'read 2', 'answer', 'answer', 'read 3', 'answer', 'answer']);
+	it('reads ahead past a file held in memory (a Code node\'s) to the next file in the store', async () => {
+		const inMemory: InputItem = { binary: { data: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg', inMemory: true } } };
+		const parameters = detectParameters(server(), { options: { concurrency: 1 } });
+		const { events, items } = await run(parameters, [carItem(), inMemory, carItem(), dogItem()], { binaryMode: 'database' });
+		// file 1 is checked before any request and read for its own; file 2 is read while the service
+		// works on file 0, file 3 while it works on file 2
+		expect(events).toEqual(['read 1', 'read 0', 'read 2', 'answer', 'read 1', 'answer', 'read 3', 'answer', 'answer']);
 		expect(items.map((item) => item.json)).toMatchObject([detected(CAR), detected(DOG), detected(CAR), detected(DOG)]);
 	});
 
@@ -458,7 +459,6 @@ describe('bad input for several images and the new options, refused before any r
 		['an empty field for the original', { options: { outputImages: 'both', originalImageField: ' ' } }, /^Put Original Image in Field is empty$/, undefined],
 		['an unknown Output Images', { options: { outputImages: 'thumbnail' } }, /^Output Images must be one of annotated, original, both, none, got "thumbnail"$/, /^Choose one in the list, or make the expression that sets "Output Images" give one of them\.$/],
 		['Output Items an expression made a list', { outputItems: ['object'] }, /^Output Items must be one of image, object, got \["object"\]$/, /"Output Items"/],
-		['Original for an image URL', { imageSource: 'url', imageUrl: 'https://example.com/a.jpg', options: { outputImages: 'original' } }, /an image URL does not give it/, /HTTP Request/],
 	] as const)('%s', async (_, bad, message, description) => {
 		const defaults: Record<string, unknown> = detectParameters(server(), { binaryPropertyName: 'attachment_0' });
 		const overrides = bad as Record<string, unknown>;
@@ -468,6 +468,19 @@ describe('bad input for several images and the new options, refused before any r
 		const failure = await failureOf(run(parameters, [mailItem(), mailItem()]));
 		expect(failure.message).toMatch(message);
 		if (description) expect(failure.description).toMatch(description);
+		expect(failure.itemIndex).toBe(1);
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it('Original for an image URL', async () => {
+		const parameters = detectParameters(server(), {
+			imageSource: 'url',
+			imageUrl: 'https://example.com/a.jpg',
+			options: (index: number) => (index === 1 ? { outputImages: 'original' } : {}),
+		});
+		const failure = await failureOf(run(parameters, [{}, {}]));
+		expect(failure.message).toMatch(/an image URL does not give it/);
+		expect(failure.description).toMatch(/HTTP Request/);
 		expect(failure.itemIndex).toBe(1);
 		expect(server().requests).toHaveLength(0);
 	});

@@ -6,7 +6,7 @@ import {
 	MAX_TOOL_LABEL_LENGTH,
 	MAX_TOOL_PREDICTIONS,
 	MAX_TOOL_RESULT_CHARS,
-} from '../../nodes/ImageInference/helpers/toolOutput';
+} from '../../nodes/ImageInference/output/toolResult';
 import { crowdedScene } from '../harness/crowdedScene';
 import { DELETED_CREDENTIAL_ID } from '../harness/execute';
 import { CAR, DOG, classifyParameters, detectParameters, dogItem, failureOf, useServer } from './setup';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_TOOL_RESULT_CHARS } from '../../nodes/ImageInference/helpers/toolOutput';
+import { MAX_TOOL_RESULT_CHARS } from '../../nodes/ImageInference/output/toolResult';
 import { CAMERA, CAMERA_CAR_BOX, cameraFrame, colourScene } from '../harness/images';
 import type { FrameName } from '../watch/frames';
 import { DRIVEWAY } from '../watch/frames';
@@ -125,8 +125,8 @@ describe('Watching a place: bad options fail before any request, naming the item
 		['more zones than allowed', { zones: { zone: Array.from({ length: 21 }, (_, index) => ({ name: `zone ${index}`, points: '0,0 1,0 1,1' })) } }, /^21 zones are set; at most 20 are allowed$/, /split the watch/],
 		['a zone whose name is a number', { zones: { zone: [{ name: 7, points: '0,0 1,0 1,1' }] } }, /^Zone 1 has no name$/, /name/],
 		['a zone an expression left empty', { zones: { zone: [null] } }, /^Zone 1 has no name$/, /name/],
-		['Zone Coordinates an expression set to something else', { zoneCoordinates: 'meters', zones: { zone: [{ name: 'gate', points: '0,0 1,0 1,1' }] } }, /^Zone Coordinates must be relative or pixels, got "meters"$/, /^Choose Relative \(0–1 of the image\) or Pixels\.$/],
-		['Zone Anchor Point an expression set to something else', { zoneAnchor: 'top', zones: { zone: [{ name: 'gate', points: '0,0 1,0 1,1' }] } }, /^Zone Anchor Point must be center or bottomCenter, got "top"$/, /^Choose Box Centre or Bottom Centre\.$/],
+		['Zone Coordinates an expression set to something else', { zoneCoordinates: 'meters', zones: { zone: [{ name: 'gate', points: '0,0 1,0 1,1' }] } }, /^Zone Coordinates must be one of relative, pixels, got "meters"$/, /^Choose Relative \(0–1 of the image\) or Pixels\.$/],
+		['Zone Anchor Point an expression set to something else', { zoneAnchor: 'top', zones: { zone: [{ name: 'gate', points: '0,0 1,0 1,1' }] } }, /^Zone Anchor Point must be one of center, bottomCenter, got "top"$/, /^Choose Box Centre or Bottom Centre\.$/],
 		['a zone of more points than allowed', { zones: { zone: [{ name: 'gate', points: Array.from({ length: 101 }, (_, index) => `${index / 100},0.5`).join(' ') }] } }, /^Zone "gate": 101 points; a zone has at most 100$/, /x,y pairs/],
 		['a zone of one point', { zones: { zone: [{ name: 'gate', points: '0.1,0.1' }] } }, /^Zone "gate": only 1 point; a zone needs at least 3$/, /x,y pairs/],
 		['a zone without points', { zones: { zone: [{ name: 'gate' }] } }, /^Zone "gate": no points; a zone needs at least 3$/, /x,y pairs/],

@@ -1,4 +1,4 @@
-import { decodeBase64, normalizeBase64 } from '../../nodes/ImageInference/helpers/base64';
+import { decodeBase64, normalizeBase64 } from '../../nodes/ImageInference/input/base64';
 
 /** Base64 as users paste it into Image (Base64): what is read as which bytes, and what is refused. */
 describe('decodeBase64', () => {

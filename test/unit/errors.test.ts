@@ -1,4 +1,5 @@
-import { createRedactor, describeHttpFailure, describeInvalidResponse, describeNetworkFailure, errorJson, snippet, toNodeApiError } from '../../nodes/ImageInference/transport/errors';
+import { createRedactor, describeHttpFailure, describeInvalidResponse, describeNetworkFailure, snippet, toNodeApiError } from '../../nodes/ImageInference/transport/errors';
+import { failureFields } from '../../nodes/ImageInference/output/failureItem';
 
 const context = { kind: 'detect' as const, modelId: '4f9c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f' };
 
@@ -255,8 +256,8 @@ describe('the error n8n shows, and the error item of Continue On Fail', () => {
 		expect(error.description).toBe('body /image: *** bad');
 		expect(error.httpCode).toBe('400');
 		expect(error.context.itemIndex).toBe(3);
-		expect(errorJson(error)).toEqual({
-			error: 'The service rejected the request (400 Bad Request): key *** cannot read /image',
+		expect(failureFields(error)).toEqual({
+			message: 'The service rejected the request (400 Bad Request): key *** cannot read /image',
 			description: 'body /image: *** bad',
 			status: 400,
 			code: 'bad_request',
@@ -269,14 +270,14 @@ describe('the error n8n shows, and the error item of Continue On Fail', () => {
 		const failure = describeNetworkFailure({ code: 'ECONNRESET' }, { timeoutMs: 1000, host: 'h' });
 		const error = toNodeApiError(node as never, failure, { itemIndex: 0, attempts: 3, redact });
 		expect(error.message).toBe('The connection to the service was reset before it answered (gave up after 3 attempts)');
-		expect(errorJson(error)).toEqual({ error: error.message, description: 'The connection to h was dropped (ECONNRESET). This is usually temporary.', status: null, code: 'connection_reset', details: [], attempts: 3 });
+		expect(failureFields(error)).toEqual({ message: error.message, description: 'The connection to h was dropped (ECONNRESET). This is usually temporary.', status: null, code: 'connection_reset', details: [], attempts: 3 });
 		// no HTTP status to show: n8n falls back to the failure's code, never the text "undefined"
 		expect(error.httpCode).toBe('connection_reset');
 	});
 
 	it('an error that is not the node’s own still becomes a readable item', () => {
-		expect(errorJson(new Error('boom'))).toEqual({ error: 'boom', description: null, status: null, code: null, details: [], attempts: 0 });
-		expect(errorJson('plain text')).toEqual({ error: 'plain text', description: null, status: null, code: null, details: [], attempts: 0 });
+		expect(failureFields(new Error('boom'))).toEqual({ message: 'boom', description: null, status: null, code: null, details: [], attempts: 0 });
+		expect(failureFields('plain text')).toEqual({ message: 'plain text', description: null, status: null, code: null, details: [], attempts: 0 });
 	});
 });
 

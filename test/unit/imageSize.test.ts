@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 
-import { readImageSize } from '../../nodes/ImageInference/helpers/imageSize';
+import { readImageSize } from '../../nodes/ImageInference/input/imageSize';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', name));
 

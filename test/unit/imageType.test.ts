@@ -1,4 +1,4 @@
-import { mimeTypeVerdict, phoneImageFormatOfMimeType, sniffImageType, sniffPhoneImageFormat } from '../../nodes/ImageInference/helpers/imageType';
+import { mimeTypeVerdict, phoneImageFormatOfMimeType, sniffImageType, sniffPhoneImageFormat } from '../../nodes/ImageInference/input/imageType';
 
 /** An ISO-BMFF `ftyp` box: size, "ftyp", major brand, minor version, compatible brands. */
 function ftyp(major: string, compatible: string[]): Buffer {

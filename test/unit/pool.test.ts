@@ -1,4 +1,4 @@
-import { runStoppingAtFirstFailure } from '../../nodes/ImageInference/helpers/pool';
+import { runStoppingAtFirstFailure } from '../../nodes/ImageInference/transport/pool';
 
 /**
  * Tasks that finish when the test says so, never by the clock: each started task waits on its own

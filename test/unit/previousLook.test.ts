@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { DEFAULT_WATCH_KEY, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, readWatch } from '../../nodes/ImageInference/helpers/previousLook';
+import { DEFAULT_WATCH_KEY, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, readWatch } from '../../nodes/ImageInference/pipeline/comparison';
 import { failureOf } from '../node/setup';
 
 const MINUTE = 60_000;

@@ -1,7 +1,23 @@
-import { anchorPoint, areaFraction, insidePolygon, relativeBox, toPixels } from '../../nodes/ImageInference/helpers/geometry';
-import type { Point } from '../../nodes/ImageInference/helpers/geometry';
-import type { PlaceOptions } from '../../nodes/ImageInference/helpers/zones';
-import { countsByZone, keepsPlace, parsePoints, placeDetections, placeZones } from '../../nodes/ImageInference/helpers/zones';
+import { anchorPoint, areaFraction, insidePolygon, relativeBox, toPixels } from '../../nodes/ImageInference/pipeline/geometry';
+import type { Point } from '../../nodes/ImageInference/pipeline/geometry';
+import type { DetectedObject } from '../../nodes/ImageInference/contract';
+import { countDetections } from '../../nodes/ImageInference/pipeline/counts';
+import type { Size } from '../../nodes/ImageInference/pipeline/geometry';
+import type { ZoneAndSizeOptions } from '../../nodes/ImageInference/pipeline/types';
+import { imageFacts, parsePoints, placeDetection, zonesAndSizes } from '../../nodes/ImageInference/pipeline/zones';
+
+/** The detections placed (relative box, zones) for these options and image size. */
+function placeDetections(options: ZoneAndSizeOptions, size: Size | undefined, detections: DetectedObject[]) {
+	const image = imageFacts(options, size);
+	return { image, placed: detections.map((detection) => placeDetection(detection, image, options.anchor)) };
+}
+
+/** The detections the zone and size step keeps, as they came in. */
+function keptBy(options: ZoneAndSizeOptions, size: Size | undefined, detections: DetectedObject[]): DetectedObject[] {
+	const { image, placed } = placeDetections(options, size, detections);
+	const kept = new Set(zonesAndSizes.keep(placed, image, { zonesAndSizes: options }));
+	return detections.filter((_, index) => kept.has(placed[index]));
+}
 
 const square: Point[] = [
 	[0, 0],
@@ -234,7 +250,7 @@ describe('zone points', () => {
 
 describe('placing detections', () => {
 	const size = { width: 200, height: 100 };
-	const options = (extra: Partial<PlaceOptions> = {}): PlaceOptions => ({
+	const options = (extra: Partial<ZoneAndSizeOptions> = {}): ZoneAndSizeOptions => ({
 		zones: [
 			{ name: 'left', points: [[0, 0], [0.5, 0], [0.5, 1], [0, 1]] },
 			{ name: 'bottom', points: [[0, 0.5], [1, 0.5], [1, 1], [0, 1]] },
@@ -252,23 +268,22 @@ describe('placing detections', () => {
 	const both = { label: 'car', confidence: 0.7, x: 40, y: 70, width: 20, height: 10 };
 
 	it('gives each detection its zones by its anchor, and counts per zone', () => {
-		const centred = placeZones(options(), size);
-		const placed = placeDetections(centred, [topLeft, standing, both]);
+		const { image, placed } = placeDetections(options(), size, [topLeft, standing, both]);
 		expect(placed.map((detection) => detection.zones)).toEqual([['left'], [], ['left', 'bottom']]);
-		expect(countsByZone(centred, placed)).toEqual({ left: { car: 2 }, bottom: { car: 1 } });
+		expect(countDetections(placed, [], image).countsByZone).toEqual({ left: { car: 2 }, bottom: { car: 1 } });
 
-		const grounded = placeZones(options({ anchor: 'bottomCenter' }), size);
-		expect(placeDetections(grounded, [topLeft, standing]).map((detection) => detection.zones)).toEqual([['left'], ['bottom']]);
+		const grounded = placeDetections(options({ anchor: 'bottomCenter' }), size, [topLeft, standing]);
+		expect(grounded.placed.map((detection) => detection.zones)).toEqual([['left'], ['bottom']]);
 	});
 
 	it('gives relative boxes, and null ones when the size is unknown', () => {
-		expect(placeDetections(placeZones(options(), size), [both])[0].relativeBox).toEqual({ x: 0.2, y: 0.7, width: 0.1, height: 0.1 });
-		const pixelZones = placeZones({ ...options(), units: 'pixels', zones: [{ name: 'all', points: [[0, 0], [300, 0], [0, 300]] }] }, undefined);
-		expect(placeDetections(pixelZones, [both])[0]).toEqual({ ...both, relativeBox: null, zones: ['all'] });
+		expect(placeDetections(options(), size, [both]).placed[0].relativeBox).toEqual({ x: 0.2, y: 0.7, width: 0.1, height: 0.1 });
+		const pixelZones: ZoneAndSizeOptions = { ...options(), units: 'pixels', zones: [{ name: 'all', points: [[0, 0], [300, 0], [0, 300]] }] };
+		expect(placeDetections(pixelZones, undefined, [both]).placed[0]).toEqual({ ...both, relativeBox: null, zones: ['all'] });
 	});
 
 	it('keeps objects by zone and by size', () => {
-		const keep = (extra: Partial<PlaceOptions>) => [topLeft, standing, both].filter((detection) => keepsPlace(placeZones(options(extra), size), detection));
+		const keep = (extra: Partial<ZoneAndSizeOptions>) => keptBy(options(extra), size, [topLeft, standing, both]);
 		expect(keep({ onlyInZones: true })).toEqual([topLeft, both]);
 		// areas: 400, 600, 200 of 20,000 pixels
 		expect(keep({ minSize: 0.02 })).toEqual([topLeft, standing]);
@@ -277,17 +292,16 @@ describe('placing detections', () => {
 	});
 
 	it('with the size unknown, pixel zones still filter, and no size filter applies', () => {
-		const pixelZones: Partial<PlaceOptions> = { units: 'pixels', zones: [{ name: 'left', points: [[0, 0], [100, 0], [100, 100], [0, 100]] }] };
-		const keep = (extra: Partial<PlaceOptions>) => [topLeft, standing, both].filter((detection) => keepsPlace(placeZones(options({ ...pixelZones, ...extra }), undefined), detection));
+		const pixelZones: Partial<ZoneAndSizeOptions> = { units: 'pixels', zones: [{ name: 'left', points: [[0, 0], [100, 0], [100, 100], [0, 100]] }] };
+		const keep = (extra: Partial<ZoneAndSizeOptions>) => keptBy(options({ ...pixelZones, ...extra }), undefined, [topLeft, standing, both]);
 		expect(keep({ onlyInZones: true })).toEqual([topLeft, both]);
 		// the node refuses size options before this when the size stays unknown (requireSize)
 		expect(keep({ minSize: 0.5 })).toEqual([topLeft, standing, both]);
 	});
 
 	it('without zones: no zones on the detections and no zone counts', () => {
-		const placed = placeZones(options({ zones: [] }), size);
-		const detections = placeDetections(placed, [topLeft]);
-		expect(detections[0]).not.toHaveProperty('zones');
-		expect(countsByZone(placed, detections)).toEqual({});
+		const { image, placed } = placeDetections(options({ zones: [] }), size, [topLeft]);
+		expect(placed[0]).not.toHaveProperty('zones');
+		expect(countDetections(placed, [], image)).not.toHaveProperty('countsByZone');
 	});
 });

@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { CONFIDENCE_BOUNDS, MODEL_ID_REGEX, MODEL_URL_REGEX } from '../contract';
-import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, MAX_CONCURRENCY, MAX_RETRIES } from '../helpers/constants';
+import { DEFAULT_BINARY_FIELD, DEFAULT_IMAGE_SOURCE } from '../input/imageInput';
+import { CONCURRENCY_BOUNDS, DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_BOUNDS, TIMEOUT_BOUNDS } from '../parameters/requestSettings';
 
 const MODEL_ID_EXAMPLE = '4f9c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f';
 
@@ -104,7 +105,7 @@ export const imageSourceFields: INodeProperties[] = [
 				description: 'A publicly reachable image address; the service downloads it',
 			},
 		],
-		default: 'binary',
+		default: DEFAULT_IMAGE_SOURCE,
 		builderHint: {
 			propertyHint:
 				"Use 'binary' when a previous node put the image in a binary field (Form Trigger upload, HTTP Request file, Google Drive, Telegram); " +
@@ -119,7 +120,7 @@ export const imageSourceFields: INodeProperties[] = [
 		name: 'binaryPropertyName',
 		type: 'string',
 		required: true,
-		default: 'data',
+		default: DEFAULT_BINARY_FIELD,
 		placeholder: 'e.g. data',
 		hint: 'The name of the input binary field containing the image. Several fields: separate them with commas (one result per image).',
 		displayOptions: { show: { imageSource: ['binary'] } },
@@ -172,7 +173,7 @@ export const requestOptions: INodeProperties[] = [
 		name: 'concurrency',
 		type: 'number',
 		default: DEFAULT_CONCURRENCY,
-		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+		typeOptions: { minValue: CONCURRENCY_BOUNDS.min, maxValue: CONCURRENCY_BOUNDS.max },
 		description: 'How many images are sent at once. 1 sends them one at a time.',
 	},
 	{
@@ -180,7 +181,7 @@ export const requestOptions: INodeProperties[] = [
 		name: 'retries',
 		type: 'number',
 		default: DEFAULT_RETRIES,
-		typeOptions: { minValue: 0, maxValue: MAX_RETRIES },
+		typeOptions: { minValue: RETRIES_BOUNDS.min, maxValue: RETRIES_BOUNDS.max },
 		description:
 			'How often to retry a request that was rate-limited (429), hit a temporarily unavailable service (502, 503, 504), lost its connection or timed out. Bad requests, bad keys and unknown models are never retried.',
 	},
@@ -189,7 +190,7 @@ export const requestOptions: INodeProperties[] = [
 		name: 'timeout',
 		type: 'number',
 		default: DEFAULT_TIMEOUT_MS,
-		typeOptions: { minValue: 1 },
+		typeOptions: { minValue: TIMEOUT_BOUNDS.min },
 		description: 'How long to wait for one answer before giving up on that attempt, in milliseconds',
 	},
 ];

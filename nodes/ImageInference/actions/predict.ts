@@ -4,10 +4,10 @@ import type { z } from 'zod';
 
 import type { PredictionKind } from '../contract';
 import { describeIssues } from '../contract';
-import { checkImageBytes, resolveImage, wholeReadField, storedFile } from '../helpers/imageInput';
+import { checkImageBytes, databaseStoreField, resolveImage, storedFile } from '../input/imageInput';
 import { requestPrediction } from '../transport';
+import type { AnswerPicture } from '../transport/answerReader';
 import { BODY_CHUNK_BYTES, jsonBody, jsonBodyFromStream } from '../transport/body';
-import type { LiftedImage } from '../transport/liftImage';
 import type { ExecutionContext, ImagePlan } from './types';
 
 /**
@@ -19,7 +19,7 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 	plan: ImagePlan<TFields>,
 	context: ExecutionContext,
 	endpoint: { kind: PredictionKind; requestSchema: z.ZodTypeAny; resultSchema: TSchema },
-): Promise<{ result: z.infer<TSchema>; attempts: number; liftedImage?: LiftedImage }> {
+): Promise<{ result: z.infer<TSchema>; attempts: number; picture?: AnswerPicture }> {
 	const prediction = await requestPrediction.call(this, {
 		itemIndex: plan.itemIndex,
 		kind: endpoint.kind,
@@ -30,7 +30,7 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 		redact: context.redact,
 		serviceUrl: context.serviceUrl,
 	});
-	return { result: prediction.result, attempts: prediction.attempts, liftedImage: prediction.image };
+	return { result: prediction.result, attempts: prediction.attempts, picture: prediction.picture };
 }
 
 /**
@@ -53,8 +53,8 @@ async function requestBody<TFields extends object>(
 	const fields: Record<string, unknown> = { ...(checked.data as object) };
 	delete fields.image;
 	if (image.source !== 'binary') return jsonBody(imageText, fields);
-	if (wholeReadField.call(this, itemIndex, image) !== undefined) {
-		const bytes = await context.wholeFiles.read(plan.position);
+	if (databaseStoreField.call(this, itemIndex, image) !== undefined) {
+		const bytes = await context.databaseFiles.read(plan.position);
 		// the file's one read: checked here, as the check before the requests could not read it
 		const size = checkImageBytes.call(this, itemIndex, image.field, bytes);
 		image.size ??= size;

@@ -2,16 +2,20 @@ import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow'
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { normalizeBaseUrl } from '../contract';
-import { readImageInputs } from '../helpers/imageInput';
-import { readModelId, readRequestSettings } from '../helpers/parameters';
-import { runStoppingAtFirstFailure } from '../helpers/pool';
-import { readFilesAhead } from '../helpers/readAhead';
-import { runsAsTool } from '../helpers/toolOutput';
+import { readFilesAhead } from '../input/databaseReadAhead';
+import { filesFromElsewhere } from '../input/filesFromElsewhere';
+import type { ImageSource } from '../input/imageInput';
+import { readImageInputs, readImageSource } from '../input/imageInput';
+import { ExecutionHints } from '../output/executionHints';
+import { failureItem } from '../output/failureItem';
+import { runsAsTool } from '../output/toolResult';
+import { readModelId } from '../parameters/modelId';
+import { readRequestSettings } from '../parameters/requestSettings';
 import { CREDENTIAL_TYPE } from '../transport';
-import { createRedactor, errorJson } from '../transport/errors';
-import { classify } from './classify.operation';
-import { detect } from './detect.operation';
-import { ExecutionHints } from './executionHints';
+import { createRedactor } from '../transport/errors';
+import { runStoppingAtFirstFailure } from '../transport/pool';
+import { classify } from './classify/classify.operation';
+import { detect } from './detect/detect.operation';
 import type { ExecutionContext, ImagePlan, Operation } from './types';
 
 const operations: Record<string, Operation<object>> = {
@@ -25,19 +29,32 @@ const operations: Record<string, Operation<object>> = {
  * its place in input order, each paired with its input item.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
 	const operationName = this.getNodeParameter('operation', 0) as string;
 	const operation = operations[operationName];
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" is not supported`);
 	}
+	const asTool = runsAsTool(this);
+	const imageSource = readImageSource.call(this);
+	const files = filesFromElsewhere(this, imageSource, asTool);
+	return await runItems.call(files.context, operation, imageSource, files.bring, asTool);
+}
+
+async function runItems(
+	this: IExecuteFunctions,
+	operation: Operation<object>,
+	imageSource: ImageSource,
+	bringFiles: (itemIndex: number) => string | undefined,
+	asTool: boolean,
+): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
 	// an agent reads the tool's items itself, whatever On Error says: they keep the one shape
-	const toErrorOutput = this.getNode().onError === 'continueErrorOutput' && !runsAsTool(this);
+	const toErrorOutput = this.getNode().onError === 'continueErrorOutput' && !asTool;
 	// per input item, per image: that image's output items
-	const slots: INodeExecutionData[][][] = items.map(() => []);
+	const outputsByImage: INodeExecutionData[][][] = items.map(() => []);
 
-	const plans: Array<ImagePlan<object>> = [];
+	const images: Array<ImagePlan<object>> = [];
 	let concurrency: { value: number; itemIndex: number } | undefined;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
@@ -51,15 +68,16 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					{ itemIndex, description: 'Give Concurrency the same value for every item (it is usually a fixed number, not an expression).' },
 				);
 			}
-			const { images, skippedFiles, passThrough } = await readImageInputs.call(this, itemIndex);
-			const fields = operation.prepare.call(this, itemIndex);
-			for (const image of images) plans.push({ itemIndex, position: plans.length, modelId, image, fields, passThrough, skippedFiles, settings });
+			const referencedField = bringFiles(itemIndex);
+			const { images: itemImages, skippedFiles, passThrough } = await readImageInputs.call(this, itemIndex, imageSource, referencedField);
+			const fields = operation.prepare.call(this, itemIndex, imageSource);
+			for (const image of itemImages) images.push({ itemIndex, position: images.length, modelId, image, fields, passThrough, skippedFiles, settings });
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
-			slots[itemIndex] = [[errorItem(error, itemIndex, toErrorOutput)]];
+			outputsByImage[itemIndex] = [[failureItem(error, itemIndex, toErrorOutput)]];
 		}
 	}
-	if (plans.length === 0 || !concurrency) return [slots.flat(2)];
+	if (images.length === 0 || !concurrency) return [outputsByImage.flat(2)];
 
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const signal = this.getExecutionCancelSignal?.();
@@ -67,46 +85,25 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const context: ExecutionContext = {
 		redact: createRedactor(credentials.apiKey),
 		serviceUrl: normalizeBaseUrl(credentials.baseUrl),
-		wholeFiles: readFilesAhead.call(this, plans, () => failed || signal?.aborted === true),
+		databaseFiles: readFilesAhead.call(this, images, () => failed || signal?.aborted === true),
 		hints: new ExecutionHints(credentials.sendAs),
 	};
 
-	const tasks = plans.map((plan) => ({ plan, slot: slots[plan.itemIndex].push([]) - 1 }));
-	await runStoppingAtFirstFailure(tasks, concurrency.value, signal, async ({ plan, slot }) => {
+	const tasks = images.map((plan) => ({ plan, output: outputsByImage[plan.itemIndex].push([]) - 1 }));
+	await runStoppingAtFirstFailure(tasks, concurrency.value, signal, async ({ plan, output }) => {
 		try {
-			slots[plan.itemIndex][slot] = await operation.execute.call(this, plan, context);
+			outputsByImage[plan.itemIndex][output] = await operation.execute.call(this, plan, context);
 		} catch (error) {
 			if (!continueOnFail) {
 				failed = true;
 				throw asNodeError(this.getNode(), error, plan.itemIndex);
 			}
-			slots[plan.itemIndex][slot] = [errorItem(error, plan.itemIndex, toErrorOutput)];
+			outputsByImage[plan.itemIndex][output] = [failureItem(error, plan.itemIndex, toErrorOutput)];
 		}
 	});
 	if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
 	context.hints.addTo(this);
-	return [slots.flat(2)];
-}
-
-/**
- * The Continue On Fail item standing in for a failed one: what failed and why, nothing secret.
- *
- * For On Error "Continue (using error output)" the same fields go under `error`, the one shape
- * n8n moves to the error output that keeps them. n8n-core's `WorkflowExecute`
- * (packages/core/src/execution-engine/workflow-execute.ts; compiled in
- * n8n-core/dist/execution-engine/workflow-execute.js, `handleNodeErrorOutput`, the same in 1.123.81
- * and 2.41.1) takes an item to the error output when the item has an `error` property, or when its
- * json has a truthy `error` and nothing else (1.123.81 also accepts `message` beside it, 2.41.1
- * `message` and `details`); there it becomes the paired input item's json with the item's json
- * over it. After that, every item with an `error` property gets its json replaced by
- * `{ error: <its message> }` (`normalizeNodeErrors` in 2.41.1, the loop after the run in
- * 1.123.81): description, status, code, details and attempts would be lost that way.
- */
-function errorItem(error: unknown, itemIndex: number, toErrorOutput: boolean): INodeExecutionData {
-	const json = errorJson(error);
-	if (!toErrorOutput) return { json, pairedItem: { item: itemIndex } };
-	const { error: message, ...rest } = json;
-	return { json: { error: { message, ...rest } }, pairedItem: { item: itemIndex } };
+	return [outputsByImage.flat(2)];
 }
 
 /** Errors this node raises are already n8n errors with their item; anything else gets wrapped. */

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_TOOL_DETECTIONS, MAX_TOOL_LABELS, MAX_TOOL_PREDICTIONS } from '../helpers/toolOutput';
+import { MAX_TOOL_DETECTIONS, MAX_TOOL_LABELS, MAX_TOOL_PREDICTIONS } from '../output/toolResult';
 
 export const TOOL_DESCRIPTION =
 	'Runs the user’s own deployed computer-vision model on one image. Two operations, as this tool is set up: ' +

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { ImageInput, SkippedFile } from '../helpers/imageInput';
+import type { DatabaseFileReadAhead } from '../input/databaseReadAhead';
+import type { ImageInput, ImageSource, SkippedFile } from '../input/imageInput';
+import type { ExecutionHints } from '../output/executionHints';
 import type { RequestSettings } from '../transport';
-import type { WholeFileReadAhead } from '../helpers/readAhead';
 import type { Redact } from '../transport/errors';
-import type { ExecutionHints } from './executionHints';
 
 /** One image's checked inputs: everything needed to send it, read before any request goes out. */
 export interface ImagePlan<TFields> {
@@ -26,8 +26,8 @@ export interface ImagePlan<TFields> {
 export interface ExecutionContext {
 	redact: Redact;
 	serviceUrl: string;
-	/** Files in a store that reads whole, read one image ahead of the requests. */
-	wholeFiles: WholeFileReadAhead;
+	/** Files in n8n's database store, read one image ahead of the requests. */
+	databaseFiles: DatabaseFileReadAhead;
 	/** What the output panel is told after the run (see executionHints.ts). */
 	hints: ExecutionHints;
 }
@@ -35,7 +35,7 @@ export interface ExecutionContext {
 export interface Operation<TFields> {
 	description: INodeProperties[];
 	/** Reads and checks this operation's fields for one item; throws an item error, sends nothing. */
-	prepare(this: IExecuteFunctions, itemIndex: number): TFields;
+	prepare(this: IExecuteFunctions, itemIndex: number, imageSource: ImageSource): TFields;
 	/** The output items for one image, each paired with the image's input item (none is allowed). */
 	execute(this: IExecuteFunctions, plan: ImagePlan<TFields>, context: ExecutionContext): Promise<INodeExecutionData[]>;
 }

@@ -244,17 +244,3 @@ function errorText(error: unknown): string {
 		.filter((message): message is string => typeof message === 'string')
 		.join(' | ');
 }
-
-/** A failure as item JSON (Continue On Fail items, an agent's tool result): what failed and why, nothing secret. */
-export function errorJson(error: unknown): IDataObject {
-	const known = error as { message?: string; description?: string | null; errorResponse?: IDataObject };
-	const response = known.errorResponse ?? {};
-	return {
-		error: known.message ?? String(error),
-		description: known.description ?? null,
-		status: typeof response.status === 'number' ? response.status : null,
-		code: (response.code as string | null | undefined) ?? null,
-		details: (response.details as IDataObject[] | undefined) ?? [],
-		attempts: (response.attempts as number | undefined) ?? 0,
-	};
-}

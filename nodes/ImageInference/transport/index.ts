@@ -11,8 +11,8 @@ import {
 	describeNetworkFailure,
 	toNodeApiError,
 } from './errors';
-import type { LiftedImage } from './liftImage';
-import { ImageLifter } from './liftImage';
+import type { AnswerPicture } from './answerReader';
+import { AnswerReader } from './answerReader';
 import { backoffDelay, parseRetryAfter, sleepUnlessCancelled } from './retry';
 
 export const CREDENTIAL_TYPE = 'imageInferenceApi';
@@ -43,11 +43,11 @@ export interface PredictionCall<TSchema extends z.ZodTypeAny> {
 export interface Prediction<T> {
 	result: T;
 	attempts: number;
-	/** The top-level `image` string of the answer, lifted out as bytes while it streamed in. */
-	image?: LiftedImage;
+	/** The answer's annotated picture, decoded while the answer streamed in. */
+	picture?: AnswerPicture;
 }
 
-type Outcome<T> = { ok: true; value: T; image?: LiftedImage } | { ok: false; failure: Failure };
+type Outcome<T> = { ok: true; value: T; picture?: AnswerPicture } | { ok: false; failure: Failure };
 
 /** Error bodies are read up to this size: enough for any message, bounded for an HTML page. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -65,7 +65,7 @@ export async function requestPrediction<TSchema extends z.ZodTypeAny>(
 	for (let attempt = 1; ; attempt++) {
 		throwIfCancelled.call(this, signal, call.itemIndex);
 		const outcome = await attemptOnce.call(this, call, signal);
-		if (outcome.ok) return { result: outcome.value, attempts: attempt, image: outcome.image };
+		if (outcome.ok) return { result: outcome.value, attempts: attempt, picture: outcome.picture };
 		if (!outcome.failure.retryable || attempt >= maxAttempts) {
 			throw toNodeApiError(this.getNode(), outcome.failure, {
 				itemIndex: call.itemIndex,
@@ -116,12 +116,12 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 	const status = response.statusCode;
 	const ok = status >= 200 && status <= 299;
 	// A success was answered after the whole body was sent: the picture is decoded into its bytes.
-	const lifter = new ImageLifter(Number(response.headers?.['content-length']) || undefined, ok ? body : undefined);
+	const answer = new AnswerReader(Number(response.headers?.['content-length']) || undefined, ok ? body : undefined);
 	body = undefined;
 	let errorText = '';
 	try {
 		await readBody(response.body, Math.max(0, call.settings.timeoutMs - (Date.now() - started)), signal, (chunk) => {
-			if (ok) lifter.push(chunk);
+			if (ok) answer.push(chunk);
 			else if (errorText.length < MAX_ERROR_BODY_BYTES) errorText += chunk.toString('utf8');
 		});
 	} catch (error) {
@@ -137,7 +137,7 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 			}),
 		};
 	}
-	const { text, image } = lifter.end();
+	const { text, picture } = answer.end();
 	let json: unknown;
 	try {
 		json = JSON.parse(text);
@@ -151,7 +151,7 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 			failure: describeInvalidResponse(`it does not match the documented result (${describeIssues(parsed.error)})`),
 		};
 	}
-	return { ok: true, value: parsed.data as z.infer<TSchema>, image };
+	return { ok: true, value: parsed.data as z.infer<TSchema>, picture };
 }
 
 /**

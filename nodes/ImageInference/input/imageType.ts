@@ -1,3 +1,5 @@
+import { ascii, u32be } from './bytes';
+
 /** Image formats recognised from their first bytes, with the extension a derived file name gets. */
 const SIGNATURES: Array<{ mimeType: string; extension: string; matches: (b: Uint8Array) => boolean }> = [
 	{ mimeType: 'image/jpeg', extension: 'jpg', matches: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
@@ -19,10 +21,6 @@ const SIGNATURES: Array<{ mimeType: string; extension: string; matches: (b: Uint
 		matches: (b) => ascii(b, 0, 4) === 'II*\u0000' || ascii(b, 0, 4) === 'MM\u0000*',
 	},
 ];
-
-function ascii(bytes: Uint8Array, start: number, end: number): string {
-	return String.fromCharCode(...bytes.subarray(start, end));
-}
 
 export interface ImageType {
 	mimeType: string;
@@ -55,7 +53,7 @@ const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'he
  */
 export function sniffPhoneImageFormat(bytes: Uint8Array): PhoneImageFormat | undefined {
 	if (bytes.length < 16 || ascii(bytes, 4, 8) !== 'ftyp') return undefined;
-	const boxSize = ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
+	const boxSize = u32be(bytes, 0);
 	const end = Math.min(boxSize >= 16 ? boxSize : 16, bytes.length, 4096);
 	const brands = [ascii(bytes, 8, 12)];
 	for (let offset = 16; offset + 4 <= end; offset += 4) brands.push(ascii(bytes, offset, offset + 4));

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { DetectedObject } from '../contract';
-import { errorJson } from '../transport/errors';
-import { truncate } from './parameters';
+import { truncate } from '../parameters/readers';
+import { failureFields, toolFailure } from './failureItem';
 
 /**
  * What an AI Agent gets back when the node runs as its tool: compact JSON the model can reason
@@ -18,8 +18,6 @@ export const MAX_TOOL_LABELS = 25;
 export const MAX_TOOL_PREDICTIONS = 10;
 /** Labels and categories longer than this are cut (a service could send any text). */
 export const MAX_TOOL_LABEL_LENGTH = 64;
-/** Error texts longer than this are cut. */
-const MAX_TOOL_ERROR_LENGTH = 500;
 /** No tool result item is longer than this as JSON (characters). */
 export const MAX_TOOL_RESULT_CHARS = 4096;
 
@@ -42,7 +40,7 @@ export async function runAsTool(
 		return toToolOutput(await run());
 	} catch (error) {
 		const itemIndex = (error as { context?: { itemIndex?: number } }).context?.itemIndex ?? 0;
-		return [[{ json: compactError(errorJson(error)), pairedItem: { item: itemIndex } }]];
+		return [[{ json: toolFailure(failureFields(error)), pairedItem: { item: itemIndex } }]];
 	}
 }
 
@@ -60,7 +58,9 @@ function toToolOutput(output: INodeExecutionData[][]): INodeExecutionData[][] {
 
 /** One item's json made compact: an error item, a detection result or a classification (the node outputs no other kind). */
 function compactForTool(json: IDataObject): IDataObject {
-	if (typeof json.error === 'string') return compactError(json);
+	if (typeof json.error === 'string') {
+		return toolFailure({ message: json.error, description: json.description as string | null, status: json.status as number | null });
+	}
 	return Array.isArray(json.detections) ? compactDetections(json) : compactClassification(json);
 }
 
@@ -128,15 +128,6 @@ function compactClassification(json: IDataObject): IDataObject {
 		confidence: round(json.confidence as number),
 		predictions: predictions.slice(0, MAX_TOOL_PREDICTIONS),
 		predictionsNotListed: Math.max(0, predictions.length - MAX_TOOL_PREDICTIONS),
-	};
-}
-
-/** A Continue On Fail item: what failed and why, without the detail list. */
-function compactError(json: IDataObject): IDataObject {
-	return {
-		error: truncate(json.error as string, MAX_TOOL_ERROR_LENGTH),
-		...(typeof json.description === 'string' ? { description: truncate(json.description, MAX_TOOL_ERROR_LENGTH) } : {}),
-		...(typeof json.status === 'number' ? { status: json.status } : {}),
 	};
 }
 

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { decodeBase64, normalizeBase64 } from './base64';
 import type { ImageSize } from './imageSize';
 import { readImageSize } from './imageSize';
-import { readText, truncate } from './parameters';
+import { readChoice, readText, truncate } from '../parameters/readers';
 import type { PhoneImageFormat } from './imageType';
 import { SUPPORTED_IMAGE_FORMATS, mimeTypeVerdict, phoneImageFormatOfMimeType, sniffImageType, sniffPhoneImageFormat } from './imageType';
 
@@ -37,19 +37,31 @@ export interface ItemImages {
 	passThrough: boolean;
 }
 
-/** Reads and checks where the item's images come from; each binary file is opened to check it is an image. */
-export async function readImageInputs(this: IExecuteFunctions, itemIndex: number): Promise<ItemImages> {
-	const source = this.getNodeParameter('imageSource', itemIndex, 'binary') as string;
+export const IMAGE_SOURCES = ['binary', 'allImages', 'binaryExpression', 'url', 'base64'] as const;
+export type ImageSource = (typeof IMAGE_SOURCES)[number];
+export const DEFAULT_IMAGE_SOURCE = 'binary';
+export const DEFAULT_BINARY_FIELD = 'data';
+
+/** Image Source, read once: it takes no expression (noDataExpression), so item 0's is every item's. */
+export function readImageSource(this: IExecuteFunctions): ImageSource {
+	return readChoice(this, 0, this.getNodeParameter('imageSource', 0, DEFAULT_IMAGE_SOURCE), IMAGE_SOURCES, 'Image Source');
+}
+
+/**
+ * Reads and checks where the item's images come from; each binary file is opened to check it is an
+ * image. `referencedField`: where Binary From Expression's file was put on the item.
+ */
+export async function readImageInputs(this: IExecuteFunctions, itemIndex: number, source: ImageSource, referencedField?: string): Promise<ItemImages> {
 	if (source === 'url') {
 		const url = readImageUrl.call(this, itemIndex);
-		return { images: [{ source, url, fileName: fileNameFromUrl(url) }], passThrough: true };
+		return { images: [{ source: 'url', url, fileName: fileNameFromUrl(url) }], passThrough: true };
 	}
 	if (source === 'base64') {
 		const { data, size } = readBase64Image.call(this, itemIndex);
-		return { images: [{ source, data, fileName: 'image', size }], passThrough: true };
+		return { images: [{ source: 'base64', data, fileName: 'image', size }], passThrough: true };
 	}
 	if (source === 'allImages') return await readAllImages.call(this, itemIndex);
-	const fields = readFieldList.call(this, itemIndex);
+	const fields = referencedField !== undefined ? [referencedField] : readFieldList.call(this, itemIndex);
 	const binaries = this.getInputData()[itemIndex]?.binary ?? {};
 	const missing = fields.filter((field) => !binaries[field]);
 	if (missing.length) {
@@ -92,7 +104,7 @@ export function parseFieldList(raw: unknown): string[] {
 /** "data" or "attachment_0, attachment_2": the names in order, each once. */
 function readFieldList(this: IExecuteFunctions, itemIndex: number): string[] {
 	const description = 'Enter the name of a binary field, for example "data", or several separated by commas; or use "All Images on the Item".';
-	const raw = this.getNodeParameter('binaryPropertyName', itemIndex, 'data');
+	const raw = this.getNodeParameter('binaryPropertyName', itemIndex, DEFAULT_BINARY_FIELD);
 	const names = parseFieldList(Array.isArray(raw) ? raw : readText.call(this, itemIndex, raw, 'Input Binary Field', description));
 	if (names.length === 0) throw new NodeOperationError(this.getNode(), 'Input Binary Field is empty', { itemIndex, description });
 	return [...new Set(names)];
@@ -107,9 +119,9 @@ async function readAllImages(this: IExecuteFunctions, itemIndex: number): Promis
 	let phoneFormat: PhoneImageFormat | undefined;
 	for (const [field, binary] of Object.entries(binaries)) {
 		const fileName = binary.fileName ?? field;
-		const readWhole = isReadWhole(binary);
-		const declared = readWhole ? mimeTypeVerdict(binary.mimeType) : 'unknown';
-		const knownEmpty = readWhole && binary.bytes === 0;
+		const inDatabase = inDatabaseStore(binary);
+		const declared = inDatabase ? mimeTypeVerdict(binary.mimeType) : 'unknown';
+		const knownEmpty = inDatabase && binary.bytes === 0;
 		if (declared === 'image' && !knownEmpty) {
 			images.push({ source: 'binary', field, fileName });
 			continue;
@@ -261,7 +273,7 @@ async function checkImageFile(
 ): Promise<{ fileName: string; size?: ImageSize }> {
 	const binary = this.getInputData()[itemIndex].binary![field];
 	const fileName = binary.fileName ?? field;
-	if (isReadWhole(binary)) {
+	if (inDatabaseStore(binary)) {
 		if (binary.bytes === 0) throw emptyFile(this.getNode(), itemIndex, field, fileName);
 		if (mimeTypeVerdict(binary.mimeType) === 'not an image') throw notAnImage(this.getNode(), itemIndex, field, binary);
 		return { fileName };
@@ -302,17 +314,15 @@ function notAnImage(node: INode, itemIndex: number, field: string, binary: IBina
  * once, when its request is built, and that one read is both checked and sent; the other stores
  * (filesystem, S3, Azure) stream a file's head for the check and the file into the body.
  */
-const WHOLE_READ_STORES = new Set(['database']);
-
-function isReadWhole(binary: IBinaryData): boolean {
-	return binary.id !== undefined && WHOLE_READ_STORES.has(binary.id.split(':')[0]);
+function inDatabaseStore(binary: IBinaryData): boolean {
+	return binary.id !== undefined && binary.id.split(':')[0] === 'database';
 }
 
-/** The binary field of an image whose file is in a store that reads whole; undefined for any other image. */
-export function wholeReadField(this: IExecuteFunctions, itemIndex: number, image: ImageInput): string | undefined {
+/** The binary field of an image whose file is in n8n's database store; undefined for any other image. */
+export function databaseStoreField(this: IExecuteFunctions, itemIndex: number, image: ImageInput): string | undefined {
 	if (image.source !== 'binary') return undefined;
 	const binary = this.getInputData()[itemIndex].binary?.[image.field];
-	return binary !== undefined && isReadWhole(binary) ? image.field : undefined;
+	return binary !== undefined && inDatabaseStore(binary) ? image.field : undefined;
 }
 
 function fileNameFromUrl(url: string): string {

@@ -1,3 +1,5 @@
+import { ascii, i32le, u16be, u16le, u24le, u32be } from './bytes';
+
 /**
  * An image's pixel size read from its header (JPEG, PNG, WebP, GIF, BMP), without decoding it.
  * The size is the stored one: a JPEG's EXIF orientation (a photo meant to be shown turned) is not applied.
@@ -13,16 +15,6 @@ export function readImageSize(bytes: Uint8Array): ImageSize | undefined {
 }
 
 const readers: Array<(bytes: Uint8Array) => ImageSize | undefined> = [readPng, readJpeg, readGif, readWebp, readBmp];
-
-function ascii(bytes: Uint8Array, start: number, end: number): string {
-	return String.fromCharCode(...bytes.subarray(start, end));
-}
-
-const u16be = (b: Uint8Array, at: number) => (b[at] << 8) | b[at + 1];
-const u16le = (b: Uint8Array, at: number) => b[at] | (b[at + 1] << 8);
-const u24le = (b: Uint8Array, at: number) => b[at] | (b[at + 1] << 8) | (b[at + 2] << 16);
-const u32be = (b: Uint8Array, at: number) => ((b[at] << 24) >>> 0) + ((b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]);
-const i32le = (b: Uint8Array, at: number) => b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24);
 
 /** The IHDR chunk comes first: width and height at bytes 16 and 20. */
 function readPng(b: Uint8Array): ImageSize | undefined {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readOptionalBoolean, readOptionalNumber } from './parameters';
+import { readOptionalBoolean, readOptionalNumber } from '../parameters/readers';
 
 /**
  * Compare With Previous Look: each watch key's last counts, kept in the workflow's static data
@@ -13,7 +13,7 @@ import { readOptionalBoolean, readOptionalNumber } from './parameters';
 export const MAX_WATCH_KEYS = 100;
 export const MAX_WATCH_KEY_LENGTH = 200;
 /** A week. */
-const COOLDOWN_BOUNDS = { min: 0, max: 10_080 };
+export const COOLDOWN_BOUNDS = { min: 0, max: 10_080 };
 export const DEFAULT_WATCH_KEY = 'default';
 
 export type Counts = Record<string, number>;
@@ -23,8 +23,8 @@ export interface Watch {
 	cooldownMs: number;
 }
 
-/** What is kept of one look. */
-interface Look {
+/** What the static data keeps of a key's last look. */
+interface RememberedLook {
 	seenAt: string;
 	counts: Counts;
 	zones?: Record<string, Counts>;
@@ -79,7 +79,7 @@ export function compareWithPreviousLook(
 	current: { counts: Counts; zones?: Record<string, Counts> },
 	now: number,
 ): Comparison {
-	const looks = (store.looks ??= {}) as Record<string, Look>;
+	const looks = (store.looks ??= {}) as Record<string, RememberedLook>;
 	const previous = Object.prototype.hasOwnProperty.call(looks, watch.key) ? looks[watch.key] : undefined;
 	const overall = changeBetween(previous?.counts ?? {}, current.counts);
 	const zones = current.zones && Object.fromEntries(Object.entries(current.zones).map(([zone, counts]) => [zone, changeBetween(previous?.zones?.[zone] ?? {}, counts)]));
@@ -98,7 +98,7 @@ export function compareWithPreviousLook(
 		changed = true;
 		reportedAt = new Date(now).toISOString();
 	}
-	const report = (change: Change): Change => (changed ? change : { ...noChange(), previousCountsByLabel: change.previousCountsByLabel });
+	const asReported = (change: Change): Change => (changed ? change : { ...noChange(), previousCountsByLabel: change.previousCountsByLabel });
 
 	looks[watch.key] = {
 		seenAt: new Date(now).toISOString(),
@@ -112,10 +112,10 @@ export function compareWithPreviousLook(
 		key: watch.key,
 		changed,
 		reason,
-		...report(overall),
+		...asReported(overall),
 		previousSeenAt: previous?.seenAt ?? null,
 		cooldownUntil: cooldownEnd !== undefined && cooldownEnd > now ? new Date(cooldownEnd).toISOString() : null,
-		...(zones ? { zones: Object.fromEntries(Object.entries(zones).map(([zone, change]) => [zone, report(change)])) } : {}),
+		...(zones ? { zones: Object.fromEntries(Object.entries(zones).map(([zone, change]) => [zone, asReported(change)])) } : {}),
 	};
 }
 
@@ -135,7 +135,7 @@ function changeBetween(previous: Counts, current: Counts): Change {
 const hasChange = (change: Change) => Object.keys(change.changeByLabel).length > 0;
 const noChange = (): Change => ({ appeared: [], disappeared: [], changeByLabel: {}, previousCountsByLabel: {} });
 
-function forgetOldest(looks: Record<string, Look>): void {
+function forgetOldest(looks: Record<string, RememberedLook>): void {
 	const keys = Object.keys(looks);
 	if (keys.length <= MAX_WATCH_KEYS) return;
 	const bySeen = keys.sort((a, b) => Date.parse(looks[a].seenAt) - Date.parse(looks[b].seenAt));

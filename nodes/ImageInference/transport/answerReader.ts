@@ -1,16 +1,17 @@
 /**
- * Reads a JSON answer as it streams in, lifting the top-level `"image"` string out as decoded
- * bytes: a 25 MB annotated picture is never held as a 33 MB base64 string, nor as JSON text
+ * Reads a JSON answer as it streams in, taking the top-level `"image"` string (the annotated
+ * picture) out as decoded bytes: a 25 MB annotated picture is never held as a 33 MB base64 string, nor as JSON text
  * twice. The rest of the body is kept as (small) JSON text, with `""` where the image was.
  * A `data:image/…;base64,` prefix on the image is dropped.
  */
 
-/** The lifted top-level `image` string: its decoded bytes, or a sign that it was not base64. */
-export type LiftedImage = { valid: true; bytes: Buffer } | { valid: false };
+/** The answer's top-level `image` string: its decoded bytes, or a sign that it was not base64. */
+export type AnswerPicture = { valid: true; bytes: Buffer } | { valid: false };
 
-export interface LiftedAnswer {
+export interface ReadAnswer {
+	/** The answer's JSON with `""` where the picture was. */
 	text: string;
-	image?: LiftedImage;
+	picture?: AnswerPicture;
 }
 
 const QUOTE = 0x22;
@@ -18,7 +19,7 @@ const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
-export class ImageLifter {
+export class AnswerReader {
 	/**
 	 * @param answerBytes the answer's Content-Length, when known
 	 * @param spare a buffer nothing else will read again (the sent request body), large enough to
@@ -38,7 +39,7 @@ export class ImageLifter {
 	private expectKey = false;
 	private key: number[] = [];
 	private afterImageKey = false;
-	private lifted = false;
+	private pictureFound = false;
 	private readonly decoded: Buffer[] = [];
 	/** With the answer's size known, the image is decoded straight into one buffer of that size. */
 	private target?: Buffer;
@@ -72,7 +73,7 @@ export class ImageLifter {
 				this.afterImageKey = false;
 				this.text.push(chunk.subarray(keepFrom, index));
 				this.mode = 'image';
-				this.lifted = true;
+				this.pictureFound = true;
 				continue;
 			}
 			this.afterImageKey = false;
@@ -91,15 +92,15 @@ export class ImageLifter {
 		if (this.mode !== 'image') this.text.push(chunk.subarray(keepFrom));
 	}
 
-	end(): LiftedAnswer {
+	end(): ReadAnswer {
 		const text = Buffer.concat(this.text).toString('utf8');
-		if (!this.lifted) return { text };
+		if (!this.pictureFound) return { text };
 		if (this.mode === 'image') this.invalid = true;
 		if (this.head !== undefined) this.carry = this.afterPrefix(this.head, true) ?? '';
 		this.decodeGroup(this.carry);
-		if (this.invalid) return { text, image: { valid: false } };
+		if (this.invalid) return { text, picture: { valid: false } };
 		const bytes = this.target ? this.target.subarray(0, this.written) : Buffer.concat(this.decoded);
-		return { text, image: { valid: true, bytes } };
+		return { text, picture: { valid: true, bytes } };
 	}
 
 	private scanString(byte: number): void {

@@ -1,9 +1,9 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
 
-import { binaryFieldsNamed, parseFieldList, quotedList } from './imageInput';
-import { truncate } from './parameters';
-import { runsAsTool } from './toolOutput';
+import { truncate } from '../parameters/readers';
+import type { ImageSource } from './imageInput';
+import { DEFAULT_BINARY_FIELD, binaryFieldsNamed, parseFieldList, quotedList } from './imageInput';
 
 /**
  * Where an item's image files come from when they are not on the item itself.
@@ -29,52 +29,50 @@ import { runsAsTool } from './toolOutput';
  * getBinaryDataBuffer reads them. An item's own files come first; the agent's input item only
  * gives the fields the tool's item lacks.
  */
-export function withImagesFromElsewhere(context: IExecuteFunctions): IExecuteFunctions {
-	const asTool = runsAsTool(context);
-	// Image Source takes no expression (noDataExpression): item 0's is every item's
-	if (!asTool && context.getNodeParameter('imageSource', 0, 'binary') !== BINARY_EXPRESSION) return context;
+export function filesFromElsewhere(context: IExecuteFunctions, source: ImageSource, asTool: boolean): FilesFromElsewhere {
+	if (!asTool && source !== 'binaryExpression') return { context, bring: () => undefined };
 	const items = [...context.getInputData()];
-	const borrowed = new Set<string>();
-	const resolved = new Set<number>();
+	const broughtIn = new Set<string>();
 
 	const view = Object.create(context) as IExecuteFunctions;
 	view.getInputData = ((inputIndex?: number, connectionType?: never) =>
 		(inputIndex ?? 0) === 0 && connectionType === undefined ? items : context.getInputData(inputIndex, connectionType)) as IExecuteFunctions['getInputData'];
-	// the item's image source is the first thing read of it: its files are found then, so a
-	// failure is that item's, under its On Error setting
-	view.getNodeParameter = ((name: string, itemIndex: number, fallback?: unknown, options?: never) => {
-		if (name === 'imageSource' && !resolved.has(itemIndex)) {
-			resolved.add(itemIndex);
-			const source = context.getNodeParameter(name, itemIndex, fallback, options) as string;
-			if (source === BINARY_EXPRESSION) {
-				items[itemIndex] = withReferencedBinary(context, items[itemIndex], itemIndex, borrowed);
-			} else if (asTool && (source === 'binary' || source === 'allImages')) {
-				items[itemIndex] = withAgentInputFiles(context, items[itemIndex], itemIndex, source, borrowed);
-			}
-		}
-		if (items[itemIndex] && referencedField.has(items[itemIndex])) {
-			if (name === 'imageSource') return 'binary';
-			if (name === 'binaryPropertyName') return referencedField.get(items[itemIndex]);
-		}
-		return context.getNodeParameter(name, itemIndex, fallback, options);
-	}) as IExecuteFunctions['getNodeParameter'];
 	view.helpers = {
 		...context.helpers,
 		getBinaryDataBuffer: async (itemIndex: number, field: string) => {
-			if (!borrowed.has(`${itemIndex}/${field}`)) return await context.helpers.getBinaryDataBuffer(itemIndex, field);
+			if (!broughtIn.has(`${itemIndex}/${field}`)) return await context.helpers.getBinaryDataBuffer(itemIndex, field);
 			return await readBinary(context, items[itemIndex].binary![field]);
 		},
 	};
-	return view;
+	const bring = (itemIndex: number): string | undefined => {
+		if (source === 'binaryExpression') {
+			const { item, field } = withReferencedBinary(context, items[itemIndex], itemIndex);
+			items[itemIndex] = item;
+			broughtIn.add(`${itemIndex}/${field}`);
+			return field;
+		}
+		if (source === 'binary' || source === 'allImages') {
+			const { item, fields } = withAgentInputFiles(context, items[itemIndex], itemIndex, source);
+			items[itemIndex] = item;
+			for (const field of fields) broughtIn.add(`${itemIndex}/${field}`);
+		}
+		return undefined;
+	};
+	return { context: view, bring };
 }
 
-/** Image Source value: a file object given by an expression. */
-export const BINARY_EXPRESSION = 'binaryExpression';
+/** The node's context with an item's files found elsewhere, and how to find them. */
+export interface FilesFromElsewhere {
+	/** The context the node runs on: its items carry the files brought in, and it reads them. */
+	context: IExecuteFunctions;
+	/**
+	 * Brings item `itemIndex`'s files in, before anything else is read of the item, so a failure is
+	 * that item's; gives the binary field a file from Binary From Expression was put under.
+	 */
+	bring(itemIndex: number): string | undefined;
+}
 
-/** The binary field a referenced file is put under on the node's view of its item. */
-const referencedField = new WeakMap<INodeExecutionData, string>();
-
-function withReferencedBinary(context: IExecuteFunctions, item: INodeExecutionData, itemIndex: number, borrowed: Set<string>): INodeExecutionData {
+function withReferencedBinary(context: IExecuteFunctions, item: INodeExecutionData, itemIndex: number): { item: INodeExecutionData; field: string } {
 	const value = context.getNodeParameter('imageBinary', itemIndex, '') as unknown;
 	if (!isBinaryObject(value)) {
 		const got =
@@ -87,10 +85,7 @@ function withReferencedBinary(context: IExecuteFunctions, item: INodeExecutionDa
 		});
 	}
 	const field = freeFieldName(item.binary ?? {});
-	const copy: INodeExecutionData = { ...item, binary: { ...(item.binary ?? {}), [field]: value } };
-	referencedField.set(copy, field);
-	borrowed.add(`${itemIndex}/${field}`);
-	return copy;
+	return { item: { ...item, binary: { ...(item.binary ?? {}), [field]: value } }, field };
 }
 
 function freeFieldName(binaries: Record<string, IBinaryData>): string {
@@ -110,12 +105,11 @@ function withAgentInputFiles(
 	item: INodeExecutionData,
 	itemIndex: number,
 	source: 'binary' | 'allImages',
-	borrowed: Set<string>,
-): INodeExecutionData {
+): { item: INodeExecutionData; fields: string[] } {
 	const own = item.binary ?? {};
-	const wanted = source === 'binary' ? parseFieldList(context.getNodeParameter('binaryPropertyName', itemIndex, 'data')) : [];
+	const wanted = source === 'binary' ? parseFieldList(context.getNodeParameter('binaryPropertyName', itemIndex, DEFAULT_BINARY_FIELD)) : [];
 	const missing = source === 'binary' ? wanted.filter((field) => !own[field]) : Object.keys(own).length ? [] : ['*'];
-	if (missing.length === 0) return item;
+	if (missing.length === 0) return { item, fields: [] };
 
 	const found = agentInputItem(context, item, itemIndex);
 	const theirs = found.item?.binary ?? {};
@@ -123,8 +117,7 @@ function withAgentInputFiles(
 	const stillMissing = source === 'binary' ? missing.filter((field) => !theirs[field]) : taken.length ? [] : ['*'];
 	if (stillMissing.length) throw notFound(context, itemIndex, source, stillMissing, found);
 
-	for (const field of taken) borrowed.add(`${itemIndex}/${field}`);
-	return { ...item, binary: { ...own, ...Object.fromEntries(taken.map((field) => [field, theirs[field]])) } };
+	return { item: { ...item, binary: { ...own, ...Object.fromEntries(taken.map((field) => [field, theirs[field]])) } }, fields: taken };
 }
 
 interface AgentInput {
@@ -147,7 +140,7 @@ function agentInputItem(context: IExecuteFunctions, item: INodeExecutionData, it
 	} catch {
 		return { node, reason: `the data of "${node}" could not be read` };
 	}
-	const matches = candidates.filter((candidate) => carries(item.json, candidate.json));
+	const matches = candidates.filter((candidate) => holdsAllFieldsOf(item.json, candidate.json));
 	if (matches.length === 1 || (matches.length > 1 && matches.every((match) => sameFiles(match, matches[0])))) {
 		return { node, item: matches[0] };
 	}
@@ -163,7 +156,7 @@ function agentInputItem(context: IExecuteFunctions, item: INodeExecutionData, it
 }
 
 /** Whether the tool's item json holds every field of a candidate item's json, with the same value. */
-function carries(toolJson: IDataObject, json: IDataObject): boolean {
+function holdsAllFieldsOf(toolJson: IDataObject, json: IDataObject): boolean {
 	return Object.entries(json).every(([key, value]) => key in toolJson && JSON.stringify(toolJson[key]) === JSON.stringify(value));
 }
 

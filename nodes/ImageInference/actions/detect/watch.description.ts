@@ -1,5 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { COOLDOWN_BOUNDS, DEFAULT_WATCH_KEY, MAX_WATCH_KEYS } from '../../pipeline/comparison';
+import { DEFAULT_ZONE_ANCHOR, DEFAULT_ZONE_UNITS } from '../../pipeline/zones';
+
 /** Detect's options for watching a place: zones, object sizes, and what changed since the last look. */
 export const watchOptions: INodeProperties[] = [
 	{
@@ -45,7 +48,7 @@ export const watchOptions: INodeProperties[] = [
 			{ name: 'Relative (0–1)', value: 'relative', description: 'Fractions of the image’s width and height: the same zone fits any resolution' },
 			{ name: 'Pixels', value: 'pixels', description: 'Pixels from the image’s top-left corner' },
 		],
-		default: 'relative',
+		default: DEFAULT_ZONE_UNITS,
 		description: 'The unit of the zones’ points',
 	},
 	{
@@ -60,7 +63,7 @@ export const watchOptions: INodeProperties[] = [
 				description: 'The middle of the box’s bottom edge: where a car or a person stands on the ground, as a camera sees it',
 			},
 		],
-		default: 'center',
+		default: DEFAULT_ZONE_ANCHOR,
 		description: 'Which point of an object’s box must lie in a zone for the object to be in it',
 	},
 	{
@@ -98,9 +101,9 @@ export const watchOptions: INodeProperties[] = [
 		displayName: 'Watch Key',
 		name: 'watchKey',
 		type: 'string',
-		default: 'default',
+		default: DEFAULT_WATCH_KEY,
 		placeholder: 'e.g. {{ $json.cameraId }}',
-		description: 'Which place an image shows, for Compare With Previous Look: one key per camera or folder. At most 100 keys are kept; beyond that the one seen longest ago is forgotten.',
+		description: `Which place an image shows, for Compare With Previous Look: one key per camera or folder. At most ${MAX_WATCH_KEYS} keys are kept; beyond that the one seen longest ago is forgotten.`,
 		displayOptions: { show: { compareWithPreviousLook: [true] } },
 	},
 	{
@@ -108,7 +111,7 @@ export const watchOptions: INodeProperties[] = [
 		name: 'cooldownMinutes',
 		type: 'number',
 		default: 0,
-		typeOptions: { minValue: 0, maxValue: 10080 },
+		typeOptions: { minValue: COOLDOWN_BOUNDS.min, maxValue: COOLDOWN_BOUNDS.max },
 		description: 'After a reported change, further changes for the same Watch Key are reported as changed: false for this long (one notification, not one a minute). 0: no cooldown.',
 		displayOptions: { show: { compareWithPreviousLook: [true] } },
 	},

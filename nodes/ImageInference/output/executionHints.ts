@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
-import type { RemovedCounts } from '../helpers/detections';
-import type { SkippedFile } from '../helpers/imageInput';
-import type { ImageSize } from '../helpers/imageSize';
-import type { ImagePlan } from './types';
+import type { SkippedFile } from '../input/imageInput';
+import type { ImageSize } from '../input/imageSize';
+import type { LeftOutCounts } from '../pipeline/steps';
+import { DETECTION_STEPS } from '../pipeline/steps';
 
 /**
  * Above this many pixels a photo gets a hint to resize it first. The service is sent the file as
@@ -25,6 +25,12 @@ interface ImageNote {
 	position: number;
 }
 
+/** The image a hint is about, as the router plans it. */
+export interface HintedImage extends ImageNote {
+	image: { fileName: string };
+	skippedFiles?: SkippedFile[];
+}
+
 /**
  * What surprised a run, collected while the images are sent and given to n8n once, after all of
  * them: one hint per kind, naming the items it concerns. A plain successful run collects nothing.
@@ -32,14 +38,14 @@ interface ImageNote {
  */
 export class ExecutionHints {
 	private readonly nothingFound: Array<ImageNote & { confidence?: number }> = [];
-	private readonly filtered: Array<ImageNote & { found: number; removed: RemovedCounts }> = [];
+	private readonly filtered: Array<ImageNote & { found: number; leftOut: LeftOutCounts }> = [];
 	private readonly skippedFiles = new Map<number, SkippedFile[]>();
 	private readonly largeImages: Array<ImageNote & { fileName: string; size: ImageSize }> = [];
 
 	constructor(private readonly keySentAs: unknown) {}
 
 	/** Every image the service answered for: its item's skipped files and its pixel size. */
-	image(plan: ImagePlan<unknown>, size: ImageSize | undefined): void {
+	image(plan: HintedImage, size: ImageSize | undefined): void {
 		if (plan.skippedFiles?.length) this.skippedFiles.set(plan.itemIndex, plan.skippedFiles);
 		if (size && size.width * size.height > LARGE_IMAGE_PIXELS) {
 			this.largeImages.push({ itemIndex: plan.itemIndex, position: plan.position, fileName: plan.image.fileName, size });
@@ -47,14 +53,14 @@ export class ExecutionHints {
 	}
 
 	/** The service found nothing in the image at this threshold (undefined: the model's default). */
-	nothing(plan: ImagePlan<unknown>, confidence: number | undefined): void {
+	nothing(plan: HintedImage, confidence: number | undefined): void {
 		this.nothingFound.push({ itemIndex: plan.itemIndex, position: plan.position, confidence });
 	}
 
-	/** The node's own filters left out some of the objects the service found. */
-	removed(plan: ImagePlan<unknown>, found: number, removed: RemovedCounts): void {
-		if (removed.onlyLabels + removed.ignoreLabels + removed.zonesAndSizes + removed.maxObjects === 0) return;
-		this.filtered.push({ itemIndex: plan.itemIndex, position: plan.position, found, removed });
+	/** The node's own steps left out some of the objects the service found. */
+	leftOut(plan: HintedImage, found: number, leftOut: LeftOutCounts): void {
+		if (Object.values(leftOut).every((count) => count === 0)) return;
+		this.filtered.push({ itemIndex: plan.itemIndex, position: plan.position, found, leftOut });
 	}
 
 	list(): NodeExecutionHint[] {
@@ -89,15 +95,8 @@ export class ExecutionHints {
 
 	private filteredHint(): NodeExecutionHint | undefined {
 		if (!this.filtered.length) return undefined;
-		const total = (key: keyof RemovedCounts) => this.filtered.reduce((sum, note) => sum + note.removed[key], 0);
-		const byFilter = (
-			[
-				['Only These Labels', total('onlyLabels')],
-				['Ignore These Labels', total('ignoreLabels')],
-				['the zone and size options', total('zonesAndSizes')],
-				['Max Objects', total('maxObjects')],
-			] as const
-		).filter(([, count]) => count > 0);
+		const total = (key: string) => this.filtered.reduce((sum, note) => sum + (note.leftOut[key] ?? 0), 0);
+		const byFilter = DETECTION_STEPS.map((step) => [step.name, total(step.key)] as const).filter(([, count]) => count > 0);
 		const removed = byFilter.reduce((sum, [, count]) => sum + count, 0);
 		const found = this.filtered.reduce((sum, note) => sum + note.found, 0);
 		return outputHint(

@@ -1,10 +1,10 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
-import type { LiftedImage } from '../transport/liftImage';
-import { decodeBase64 } from './base64';
-import type { ImageSize } from './imageSize';
-import { readImageSize } from './imageSize';
-import { sniffImageType } from './imageType';
+import { decodeBase64 } from '../input/base64';
+import type { ImageSize } from '../input/imageSize';
+import { readImageSize } from '../input/imageSize';
+import { sniffImageType } from '../input/imageType';
+import type { AnswerPicture } from '../transport/answerReader';
 
 /** `street.jpg` + jpeg -> `street.annotated.jpg`; the extension follows the returned bytes. */
 function annotatedFileName(inputFileName: string, extension: string): string {
@@ -18,18 +18,18 @@ export type AnnotatedImage =
 	| { binary?: undefined; size?: undefined; warning?: string };
 
 /**
- * The result's annotated image as an n8n binary, checked to be a real image first. `lifted` holds
+ * The result's annotated image as an n8n binary, checked to be a real image first. `picture` holds
  * the bytes the transport decoded while the answer streamed in; `image` is the result's field as
  * parsed. A picture that cannot be read is a warning, not a failure: the detections stand.
  */
 export async function readAnnotatedImage(
 	this: IExecuteFunctions,
 	image: string | null,
-	lifted: LiftedImage | undefined,
+	picture: AnswerPicture | undefined,
 	inputFileName: string,
 ): Promise<AnnotatedImage> {
 	if (image === null) return {};
-	const bytes = lifted ? (lifted.valid ? lifted.bytes : undefined) : decodeBase64(image);
+	const bytes = picture ? (picture.valid ? picture.bytes : undefined) : decodeBase64(image);
 	if (bytes?.length === 0) return {};
 	if (!bytes) {
 		return { warning: 'The service returned an annotated image that is not valid base64; the item has no annotated image.' };

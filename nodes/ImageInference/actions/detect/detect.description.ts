@@ -1,9 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { STROKE_WIDTH_BOUNDS } from '../contract';
-import { MAX_OBJECTS_BOUNDS } from '../helpers/constants';
-import { confidenceOption, optionsCollection } from './common.description';
+import { STROKE_WIDTH_BOUNDS } from '../../contract';
+import { MAX_OBJECTS_BOUNDS } from '../../pipeline/maxObjects';
+import { confidenceOption, optionsCollection } from '../common.description';
 import { watchOptions } from './watch.description';
+
+export const OUTPUT_ITEMS = ['image', 'object'] as const;
+export const OUTPUT_IMAGES = ['annotated', 'original', 'both', 'none'] as const;
+
+// what the node does when these parameters are not set; the editor shows the same
+export const DEFAULT_OUTPUT_ITEMS = 'image';
+export const DEFAULT_OUTPUT_IMAGES = 'annotated';
+export const DEFAULT_ANNOTATED_IMAGE_FIELD = 'data';
+export const DEFAULT_ORIGINAL_IMAGE_FIELD = 'original';
 
 /** Detect's parameters in the editor (the options every operation shares: common.description.ts). */
 export const detectProperties: INodeProperties[] = [
@@ -25,7 +34,7 @@ export const detectProperties: INodeProperties[] = [
 					'One item per detected object with its label, confidence and box (x, y, width, height), ready for Edit Image’s Crop',
 			},
 		],
-		default: 'image',
+		default: DEFAULT_OUTPUT_ITEMS,
 		builderHint: {
 			propertyHint:
 				"Keep 'image' (one item per image with detections, countsByLabel, totalDetections and summary) to count, branch with IF or send a message or the annotated picture. " +
@@ -96,7 +105,7 @@ export const detectProperties: INodeProperties[] = [
 				{ name: 'Both', value: 'both', description: 'The annotated and the original image, each in its own field' },
 				{ name: 'None', value: 'none', description: 'No image, only the results' },
 			],
-			default: 'annotated',
+			default: DEFAULT_OUTPUT_IMAGES,
 			description: 'Which image files the output items carry',
 			builderHint: {
 				propertyHint:
@@ -109,7 +118,7 @@ export const detectProperties: INodeProperties[] = [
 			displayName: 'Put Annotated Image in Field',
 			name: 'annotatedImageField',
 			type: 'string',
-			default: 'data',
+			default: DEFAULT_ANNOTATED_IMAGE_FIELD,
 			description:
 				'The output binary field for the annotated image. With one named input field, a URL or Base64, the item’s other binary fields pass through unchanged.',
 			displayOptions: { hide: { outputImages: ['original', 'none'] } },
@@ -118,7 +127,7 @@ export const detectProperties: INodeProperties[] = [
 			displayName: 'Put Original Image in Field',
 			name: 'originalImageField',
 			type: 'string',
-			default: 'original',
+			default: DEFAULT_ORIGINAL_IMAGE_FIELD,
 			description: 'The output binary field for the original image',
 			displayOptions: { show: { outputImages: ['original', 'both'] } },
 		},

@@ -1,11 +1,11 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { ImageInput } from './imageInput';
-import { wholeReadField } from './imageInput';
+import { databaseStoreField } from './imageInput';
 
 /**
- * Reads the files of a store that cannot read part of one (n8n's database store, queue mode's
- * default) one at a time, and one image ahead of the requests.
+ * Reads the files in n8n's database store (queue mode's default), which cannot read part of a
+ * file, one at a time, and one image ahead of the requests.
  *
  * Such a read takes a while and a lot of transient memory: PostgreSQL sends a 12 MB photo as
  * 24 MB of hex text, which the driver turns into a string and then into the bytes (0.1–0.4 s,
@@ -20,7 +20,7 @@ import { wholeReadField } from './imageInput';
  * Images are numbered in the order their requests start (the pool's order). A file read ahead
  * is used once, by its image's first attempt; a retry reads it again, as it would without this.
  */
-export class WholeFileReadAhead {
+export class DatabaseFileReadAhead {
 	/** The lowest-numbered image whose file no request has asked for yet. */
 	private nextUnasked = 0;
 	private ahead: { position: number; bytes: Promise<Buffer> } | undefined;
@@ -28,8 +28,8 @@ export class WholeFileReadAhead {
 
 	constructor(
 		private readonly count: number,
-		/** Whether an image's file is in a store that reads whole (only those are read ahead). */
-		private readonly readsWhole: (position: number) => boolean,
+		/** Whether an image's file is in the database store (only those are read ahead). */
+		private readonly inDatabase: (position: number) => boolean,
 		private readonly readFile: (position: number) => Promise<Buffer>,
 		/** True once the execution stops starting requests (cancelled, or the first failure). */
 		private readonly stopped: () => boolean,
@@ -54,7 +54,7 @@ export class WholeFileReadAhead {
 
 	private readNextAhead(): void {
 		let position = this.nextUnasked;
-		while (position < this.count && !this.readsWhole(position)) position++;
+		while (position < this.count && !this.inDatabase(position)) position++;
 		if (this.ahead || position >= this.count || this.stopped()) return;
 		const bytes = this.inTurn(position);
 		// a failed read is reported by the image it belongs to, when its request asks for it
@@ -68,9 +68,9 @@ export function readFilesAhead(
 	this: IExecuteFunctions,
 	images: ReadonlyArray<{ itemIndex: number; image: ImageInput }>,
 	stopped: () => boolean,
-): WholeFileReadAhead {
-	const fieldAt = (position: number) => wholeReadField.call(this, images[position].itemIndex, images[position].image);
-	return new WholeFileReadAhead(
+): DatabaseFileReadAhead {
+	const fieldAt = (position: number) => databaseStoreField.call(this, images[position].itemIndex, images[position].image);
+	return new DatabaseFileReadAhead(
 		images.length,
 		(position) => fieldAt(position) !== undefined,
 		async (position) => await this.helpers.getBinaryDataBuffer(images[position].itemIndex, fieldAt(position)!),

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 
-import { ImageLifter } from '../../nodes/ImageInference/transport/liftImage';
+import { AnswerReader } from '../../nodes/ImageInference/transport/answerReader';
 
 /** Feeds `text` in chunks of `size` bytes, as a network stream would. */
 function lift(text: string, size: number) {
-	const lifter = new ImageLifter();
+	const reader = new AnswerReader();
 	const bytes = Buffer.from(text);
-	for (let start = 0; start < bytes.length; start += size) lifter.push(bytes.subarray(start, start + size));
-	return lifter.end();
+	for (let start = 0; start < bytes.length; start += size) reader.push(bytes.subarray(start, start + size));
+	return reader.end();
 }
 
-describe('ImageLifter', () => {
+describe('AnswerReader', () => {
 	const picture = randomBytes(10_000);
 	const answer = {
 		detections: [{ label: 'image', confidence: 0.9, x: 1, y: 2, width: 3, height: 4, note: 'say "image": "x"' }],
@@ -19,7 +19,7 @@ describe('ImageLifter', () => {
 	};
 
 	it.each([1, 3, 7, 64, 4096, 1_000_000])('lifts the top-level image in chunks of %i bytes and keeps the rest', (size) => {
-		const { text, image } = lift(JSON.stringify(answer, null, size % 2 ? 2 : undefined), size);
+		const { text, picture: image } = lift(JSON.stringify(answer, null, size % 2 ? 2 : undefined), size);
 		expect(image).toEqual({ valid: true, bytes: picture });
 		expect(JSON.parse(text)).toEqual({ ...answer, image: '' });
 	});
@@ -27,9 +27,9 @@ describe('ImageLifter', () => {
 	it('decodes into the spare buffer it is given (the sent body) when it is large enough, else into its own', () => {
 		const text = Buffer.from(JSON.stringify(answer));
 		const run = (spare: Buffer, chunk = 1000) => {
-			const lifter = new ImageLifter(text.length, spare);
-			for (let start = 0; start < text.length; start += chunk) lifter.push(text.subarray(start, start + chunk));
-			return lifter.end().image as { valid: true; bytes: Buffer };
+			const reader = new AnswerReader(text.length, spare);
+			for (let start = 0; start < text.length; start += chunk) reader.push(text.subarray(start, start + chunk));
+			return reader.end().picture as { valid: true; bytes: Buffer };
 		};
 		const roomy = Buffer.alloc(Math.ceil((text.length * 3) / 4));
 		const reused = run(roomy);
@@ -46,7 +46,7 @@ describe('ImageLifter', () => {
 
 	it('leaves a null image, nested "image" keys and other strings alone', () => {
 		const body = { image: null, nested: { image: 'abcd' }, list: ['image', { image: 'x' }] };
-		const { text, image } = lift(JSON.stringify(body), 5);
+		const { text, picture: image } = lift(JSON.stringify(body), 5);
 		expect(image).toBeUndefined();
 		expect(JSON.parse(text)).toEqual(body);
 	});
@@ -57,35 +57,35 @@ describe('ImageLifter', () => {
 		['padding in the middle', 'AA==AAAA'],
 		['a dangling symbol', 'AAAAA'],
 	])('flags %s as invalid', (_, value) => {
-		const { text, image } = lift(`{"image":"${value}","detections":[]}`, 3);
+		const { text, picture: image } = lift(`{"image":"${value}","detections":[]}`, 3);
 		expect(image).toEqual({ valid: false });
 		expect(JSON.parse(text)).toEqual({ image: '', detections: [] });
 	});
 
 	it('accepts unpadded base64 and an empty string', () => {
-		expect(lift('{"image":"AAE"}', 2).image).toEqual({ valid: true, bytes: Buffer.from([0, 1]) });
-		expect(lift('{"image":""}', 2).image).toEqual({ valid: true, bytes: Buffer.alloc(0) });
+		expect(lift('{"image":"AAE"}', 2).picture).toEqual({ valid: true, bytes: Buffer.from([0, 1]) });
+		expect(lift('{"image":""}', 2).picture).toEqual({ valid: true, bytes: Buffer.alloc(0) });
 	});
 
 	it.each([1, 2, 5, 9, 64])('drops a data:image/…;base64, prefix, in chunks of %i bytes', (size) => {
-		const { text, image } = lift(JSON.stringify({ ...answer, image: `data:image/png;base64,${picture.toString('base64')}` }), size);
+		const { text, picture: image } = lift(JSON.stringify({ ...answer, image: `data:image/png;base64,${picture.toString('base64')}` }), size);
 		expect(image).toEqual({ valid: true, bytes: picture });
 		expect(JSON.parse(text)).toEqual({ ...answer, image: '' });
 	});
 
 	it('flags a data: prefix that is not base64, and keeps short images that only look like one', () => {
-		expect(lift('{"image":"data:image/png,AAAA"}', 3).image).toEqual({ valid: false });
+		expect(lift('{"image":"data:image/png,AAAA"}', 3).picture).toEqual({ valid: false });
 		// a media type that runs into other text before the comma
-		expect(lift('{"image":"data:image/png;base64x,QUFB"}', 4).image).toEqual({ valid: false });
-		expect(lift(`{"image":"data:${'x'.repeat(400)}"}`, 7).image).toEqual({ valid: false });
-		expect(lift('{"image":"da"}', 1).image).toEqual({ valid: true, bytes: Buffer.from('da', 'base64') });
-		expect(lift('{"image":"dataAAAA"}', 2).image).toEqual({ valid: true, bytes: Buffer.from('dataAAAA', 'base64') });
+		expect(lift('{"image":"data:image/png;base64x,QUFB"}', 4).picture).toEqual({ valid: false });
+		expect(lift(`{"image":"data:${'x'.repeat(400)}"}`, 7).picture).toEqual({ valid: false });
+		expect(lift('{"image":"da"}', 1).picture).toEqual({ valid: true, bytes: Buffer.from('da', 'base64') });
+		expect(lift('{"image":"dataAAAA"}', 2).picture).toEqual({ valid: true, bytes: Buffer.from('dataAAAA', 'base64') });
 	});
 
 	it.each([1, 2, 3, 4, 5])('lifts a picture of %i bytes: every padding base64 can end with', (length) => {
 		const bytes = randomBytes(length);
 		for (const size of [1, 3, 64]) {
-			expect(lift(JSON.stringify({ image: bytes.toString('base64'), detections: [] }), size).image).toEqual({ valid: true, bytes });
+			expect(lift(JSON.stringify({ image: bytes.toString('base64'), detections: [] }), size).picture).toEqual({ valid: true, bytes });
 		}
 	});
 
@@ -98,7 +98,7 @@ describe('ImageLifter', () => {
 			list: ['"image":"QUFB"', { image: 'QUFB' }],
 		};
 		const body = { ...before, image: picture.toString('base64'), after: 'a "quoted" \\ word' };
-		const { text, image } = lift(JSON.stringify(body), size);
+		const { text, picture: image } = lift(JSON.stringify(body), size);
 		expect(image).toEqual({ valid: true, bytes: picture });
 		expect(JSON.parse(text)).toEqual({ ...body, image: '' });
 	});
@@ -106,59 +106,59 @@ describe('ImageLifter', () => {
 	it('keeps text after the image that only looks like another image key', () => {
 		const body = { image: 'QUFB', note: '","image":"QkJC', more: { image: 'Q0ND' }, tail: '\\"image\\":' };
 		for (const size of [1, 4, 1000]) {
-			const { text, image } = lift(JSON.stringify(body), size);
+			const { text, picture: image } = lift(JSON.stringify(body), size);
 			expect(image).toEqual({ valid: true, bytes: Buffer.from('AAA') });
 			expect(JSON.parse(text)).toEqual({ ...body, image: '' });
 		}
 	});
 
 	it('does not take a backslash later in the same chunk for one inside the image', () => {
-		const { image } = lift(JSON.stringify({ image: 'QUFB', note: 'a \\ b "c"' }), 1_000);
+		const { picture: image } = lift(JSON.stringify({ image: 'QUFB', note: 'a \\ b "c"' }), 1_000);
 		expect(image).toEqual({ valid: true, bytes: Buffer.from('AAA') });
 	});
 
 	it('reports a body cut off inside the image as invalid', () => {
-		expect(lift('{"image":"AAAA', 2).image).toEqual({ valid: false });
+		expect(lift('{"image":"AAAA', 2).picture).toEqual({ valid: false });
 	});
 });
 
-describe('ImageLifter with the answer size known', () => {
+describe('AnswerReader with the answer size known', () => {
 	it('decodes straight into one buffer, and still flags what is not base64', () => {
 		const picture = randomBytes(300_000);
 		const text = JSON.stringify({ detections: [], image: picture.toString('base64'), labelsCount: [] });
-		const lifter = new ImageLifter(Buffer.byteLength(text));
+		const reader = new AnswerReader(Buffer.byteLength(text));
 		const bytes = Buffer.from(text);
-		for (let start = 0; start < bytes.length; start += 65_536) lifter.push(bytes.subarray(start, start + 65_536));
-		expect(lifter.end().image).toEqual({ valid: true, bytes: picture });
+		for (let start = 0; start < bytes.length; start += 65_536) reader.push(bytes.subarray(start, start + 65_536));
+		expect(reader.end().picture).toEqual({ valid: true, bytes: picture });
 
-		const broken = new ImageLifter(40);
+		const broken = new AnswerReader(40);
 		broken.push(Buffer.from('{"image":"AAAA%%%%AAAA"}'));
-		expect(broken.end().image).toEqual({ valid: false });
+		expect(broken.end().picture).toEqual({ valid: false });
 	});
 
 	it.each(['', 'data:image/jpeg;base64,'])('decodes the picture while it streams in, not at the end (image %j)', (prefix) => {
 		const picture = randomBytes(30_000);
 		const text = Buffer.from(JSON.stringify({ detections: [], image: prefix + picture.toString('base64') }));
 		const spare = Buffer.alloc(Math.ceil((text.length * 3) / 4));
-		const lifter = new ImageLifter(text.length, spare);
+		const reader = new AnswerReader(text.length, spare);
 		// the answer so far ends 100 characters into the picture's base64
 		const soFar = text.indexOf('"image"') + '"image":"'.length + prefix.length + 100;
-		lifter.push(text.subarray(0, soFar));
+		reader.push(text.subarray(0, soFar));
 		expect(spare.subarray(0, 72).equals(picture.subarray(0, 72))).toBe(true);
-		lifter.push(text.subarray(soFar));
-		expect(lifter.end().image).toEqual({ valid: true, bytes: picture });
+		reader.push(text.subarray(soFar));
+		expect(reader.end().picture).toEqual({ valid: true, bytes: picture });
 	});
 
 	it.each([0, -1, Number.NaN])('takes a size of %p as unknown', (size) => {
-		const lifter = new ImageLifter(size);
-		lifter.push(Buffer.from('{"image":"QUFB"}'));
-		expect(lifter.end().image).toEqual({ valid: true, bytes: Buffer.from('AAA') });
+		const reader = new AnswerReader(size);
+		reader.push(Buffer.from('{"image":"QUFB"}'));
+		expect(reader.end().picture).toEqual({ valid: true, bytes: Buffer.from('AAA') });
 	});
 
 	it('falls back to collecting chunks when the size given was too small', () => {
 		const picture = randomBytes(3_000);
-		const lifter = new ImageLifter(100);
-		lifter.push(Buffer.from(JSON.stringify({ image: picture.toString('base64') })));
-		expect(lifter.end().image).toEqual({ valid: true, bytes: picture });
+		const reader = new AnswerReader(100);
+		reader.push(Buffer.from(JSON.stringify({ image: picture.toString('base64') })));
+		expect(reader.end().picture).toEqual({ valid: true, bytes: picture });
 	});
 });

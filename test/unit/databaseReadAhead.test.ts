@@ -1,11 +1,11 @@
-import { WholeFileReadAhead } from '../../nodes/ImageInference/helpers/readAhead';
+import { DatabaseFileReadAhead } from '../../nodes/ImageInference/input/databaseReadAhead';
 
 /** Files 0…count-1, each read when asked and answered when the test says so; every read is logged. */
 function files(count: number, options: { readsWhole?: (position: number) => boolean } = {}) {
 	const reads: number[] = [];
 	const pending = new Map<number, { resolve: (bytes: Buffer) => void; reject: (error: Error) => void }>();
 	let stopped = false;
-	const readAhead = new WholeFileReadAhead(
+	const readAhead = new DatabaseFileReadAhead(
 		count,
 		options.readsWhole ?? (() => true),
 		async (position) => {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { MAX_TOOL_LABELS, MAX_TOOL_RESULT_CHARS, runAsTool } from '../../nodes/ImageInference/helpers/toolOutput';
+import { MAX_TOOL_LABELS, MAX_TOOL_RESULT_CHARS, runAsTool } from '../../nodes/ImageInference/output/toolResult';
 
 // The compact result of one Detect item, as an agent gets it (runAsTool on the node's output):
 // cases the reference server cannot easily be made to produce through a whole run.

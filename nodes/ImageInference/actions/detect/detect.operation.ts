@@ -1,0 +1,161 @@
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { DetectRequest } from '../../contract';
+import { CONFIDENCE_BOUNDS, STROKE_WIDTH_BOUNDS, detectAnswerSchema, detectRequestSchema } from '../../contract';
+import type { ImageSource } from '../../input/imageInput';
+import { originalBinary } from '../../input/imageInput';
+import { readAnnotatedImage } from '../../output/annotatedImage';
+import { aboutTheImage, outputItem, passedThroughBinaries } from '../../output/outputItem';
+import { runsAsTool } from '../../output/toolResult';
+import { readChoice, readFieldName, readOptionalBoolean, readOptionalNumber, readOptions } from '../../parameters/readers';
+import type { Watch } from '../../pipeline/comparison';
+import { readWatch } from '../../pipeline/comparison';
+import { readDetectionOptions, runDetectionPipeline } from '../../pipeline/steps';
+import type { DetectionOptions } from '../../pipeline/types';
+import { checkSizeKnowable, requireSize } from '../../pipeline/zones';
+import { predict } from '../predict';
+import type { ExecutionContext, ImagePlan, Operation } from '../types';
+import {
+	DEFAULT_ANNOTATED_IMAGE_FIELD,
+	DEFAULT_ORIGINAL_IMAGE_FIELD,
+	DEFAULT_OUTPUT_IMAGES,
+	DEFAULT_OUTPUT_ITEMS,
+	OUTPUT_IMAGES,
+	OUTPUT_ITEMS,
+	detectProperties,
+} from './detect.description';
+
+type OutputImages = (typeof OUTPUT_IMAGES)[number];
+type OutputItems = (typeof OUTPUT_ITEMS)[number];
+
+export const description = updateDisplayOptions({ show: { operation: ['detect'] } }, detectProperties);
+
+export interface DetectFields {
+	request: Omit<DetectRequest, 'image'>;
+	detections: DetectionOptions;
+	outputItems: OutputItems;
+	includeImagesWithoutObjects: boolean;
+	/** Output binary field of each image kind the user wants. */
+	imageFields: { annotated?: string; original?: string };
+	watch?: Watch;
+}
+
+export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource: ImageSource): DetectFields {
+	const options = readOptions.call(this, itemIndex);
+	const request: Omit<DetectRequest, 'image'> = {};
+	const confidence = readOptionalNumber.call(this, itemIndex, options, 'confidence', 'Confidence Threshold', CONFIDENCE_BOUNDS);
+	const annotate = readOptionalBoolean.call(this, itemIndex, options, 'annotate', 'Annotate Image');
+	const showProb = readOptionalBoolean.call(this, itemIndex, options, 'showConfidence', 'Show Confidence on Boxes');
+	const strokeWidth = readOptionalNumber.call(this, itemIndex, options, 'strokeWidth', 'Box Stroke Width', STROKE_WIDTH_BOUNDS);
+	const asTool = runsAsTool(this);
+	// an agent's tool result carries no picture, so the service is not asked to draw one
+	const imageFields = asTool ? {} : readImageFields.call(this, itemIndex, options, imageSource);
+	if (confidence !== undefined) request.confidence = confidence;
+	// no annotated picture is wanted: the service need not draw one
+	if (annotate !== undefined || !imageFields.annotated) request.annotate = annotate ?? false;
+	if (showProb !== undefined) request.show_prob = showProb;
+	if (strokeWidth !== undefined) request.stroke_width = strokeWidth;
+	const detections = readDetectionOptions.call(this, itemIndex, options);
+	checkSizeKnowable.call(this, itemIndex, detections.zonesAndSizes, {
+		url: imageSource === 'url',
+		annotated: imageFields.annotated !== undefined && request.annotate !== false,
+	});
+	return {
+		request,
+		detections,
+		// an agent's tool gets one compact result per image, whatever Output Items says
+		outputItems: asTool
+			? 'image'
+			: readChoice(this, itemIndex, this.getNodeParameter('outputItems', itemIndex, DEFAULT_OUTPUT_ITEMS), OUTPUT_ITEMS, 'Output Items'),
+		includeImagesWithoutObjects:
+			readOptionalBoolean.call(this, itemIndex, options, 'includeImagesWithoutObjects', 'Include Images Without Objects') ?? false,
+		imageFields,
+		watch: readWatch.call(this, itemIndex, options),
+	};
+}
+
+function readImageFields(this: IExecuteFunctions, itemIndex: number, options: IDataObject, imageSource: ImageSource): DetectFields['imageFields'] {
+	const outputImages: OutputImages = readChoice(this, itemIndex, options.outputImages ?? DEFAULT_OUTPUT_IMAGES, OUTPUT_IMAGES, 'Output Images');
+	const fields: DetectFields['imageFields'] = {};
+	if (outputImages === 'annotated' || outputImages === 'both') {
+		fields.annotated =
+			options.annotatedImageField === undefined
+				? DEFAULT_ANNOTATED_IMAGE_FIELD
+				: readFieldName.call(this, itemIndex, options.annotatedImageField, 'Put Annotated Image in Field');
+	}
+	if (outputImages === 'original' || outputImages === 'both') {
+		if (imageSource === 'url') {
+			throw new NodeOperationError(this.getNode(), `Output Images "${outputImages}" needs the image itself, and an image URL does not give it to the node`, {
+				itemIndex,
+				description: 'Set Output Images to Annotated or None, or pass the image as a file (e.g. download it with HTTP Request first).',
+			});
+		}
+		fields.original =
+			options.originalImageField === undefined
+				? DEFAULT_ORIGINAL_IMAGE_FIELD
+				: readFieldName.call(this, itemIndex, options.originalImageField, 'Put Original Image in Field');
+	}
+	if (fields.annotated !== undefined && fields.annotated === fields.original) {
+		throw new NodeOperationError(this.getNode(), `The annotated and the original image cannot both go into field "${fields.annotated}"`, {
+			itemIndex,
+			description: 'Give "Put Annotated Image in Field" and "Put Original Image in Field" different names.',
+		});
+	}
+	return fields;
+}
+
+/** prepare → predict → the detection pipeline → the output items. */
+export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFields>, context: ExecutionContext): Promise<INodeExecutionData[]> {
+	const { fields } = plan;
+	const { result, picture } = await predict.call(this, { ...plan, fields: fields.request }, context, {
+		kind: 'detect',
+		requestSchema: detectRequestSchema,
+		resultSchema: detectAnswerSchema,
+	});
+
+	const binary = passedThroughBinaries.call(this, plan.itemIndex, plan.passThrough);
+	const warnings: string[] = [];
+	let size = plan.image.source === 'url' ? undefined : plan.image.size;
+	if (fields.imageFields.annotated) {
+		const annotated = await readAnnotatedImage.call(this, result.image, picture, plan.image.fileName);
+		if (annotated.binary) binary[fields.imageFields.annotated] = annotated.binary;
+		if (annotated.warning) warnings.push(annotated.warning);
+		size ??= annotated.size;
+	}
+	if (fields.imageFields.original) {
+		const original = await originalBinary.call(this, plan.itemIndex, plan.image);
+		if (original) binary[fields.imageFields.original] = original;
+	}
+
+	requireSize.call(this, plan.itemIndex, fields.detections.zonesAndSizes, size);
+	const watch = fields.watch && { watch: fields.watch, store: this.getWorkflowStaticData('node'), now: Date.now() };
+	const { results, leftOut, comparison } = runDetectionPipeline(result, size, fields.detections, watch);
+	context.hints.image(plan, size);
+	if (result.detections.length === 0) context.hints.nothing(plan, fields.request.confidence);
+	context.hints.leftOut(plan, result.detections.length, leftOut);
+
+	if (!size) warnings.push('The image’s size is unknown (an image URL without the annotated picture): relativeBox is null');
+	const aboutImage: IDataObject = {
+		...aboutTheImage(plan.image, size, plan.skippedFiles),
+		...(warnings.length ? { warnings } : {}),
+		...(comparison ? { comparison: { ...comparison } } : {}),
+	};
+	return detectOutputItems(results, aboutImage, binary, plan.itemIndex, fields);
+}
+
+/** One item for the image, or one per object (Output Items). */
+function detectOutputItems(
+	results: ReturnType<typeof runDetectionPipeline>['results'],
+	aboutImage: IDataObject,
+	binary: IBinaryKeyData,
+	itemIndex: number,
+	fields: DetectFields,
+): INodeExecutionData[] {
+	if (fields.outputItems === 'image') return [outputItem({ ...results, ...aboutImage }, binary, itemIndex)];
+	const objectCount = results.detections.length;
+	if (objectCount === 0) return fields.includeImagesWithoutObjects ? [outputItem({ objectCount: 0, ...aboutImage }, binary, itemIndex)] : [];
+	return results.detections.map((detection, objectIndex) => outputItem({ ...detection, objectIndex, objectCount, ...aboutImage }, binary, itemIndex));
+}
+
+export const detect: Operation<DetectFields> = { description, prepare, execute };

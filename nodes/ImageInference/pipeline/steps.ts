@@ -1,0 +1,59 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { DetectResult } from '../contract';
+import { readOptionalNumber } from '../parameters/readers';
+import type { Comparison, Watch } from './comparison';
+import { compareWithPreviousLook } from './comparison';
+import type { DetectionCounts } from './counts';
+import { countDetections } from './counts';
+import type { Size } from './geometry';
+import { ignoreTheseLabels, onlyTheseLabels, readLabelFilters } from './labels';
+import { MAX_OBJECTS_BOUNDS, maxObjects } from './maxObjects';
+import type { DetectionOptions, DetectionStep, PlacedDetection } from './types';
+import { imageFacts, placeDetection, readZoneAndSizeOptions, zonesAndSizes } from './zones';
+
+/**
+ * What the node does with the service's detections, in this order: each step keeps some and the
+ * next sees only those. The execution hint, docs/watching.md and the tests read this list.
+ */
+export const DETECTION_STEPS: readonly DetectionStep[] = [onlyTheseLabels, ignoreTheseLabels, zonesAndSizes, maxObjects];
+
+/** How many of the service's objects each step left out, by step key. */
+export type LeftOutCounts = Record<string, number>;
+
+export type DetectionResults = { detections: PlacedDetection[] } & DetectionCounts;
+
+/** Reads and checks the steps' options of one item, before any request. */
+export function readDetectionOptions(this: IExecuteFunctions, itemIndex: number, options: IDataObject): DetectionOptions {
+	const detectionOptions: DetectionOptions = {
+		...readLabelFilters.call(this, itemIndex, options),
+		zonesAndSizes: readZoneAndSizeOptions.call(this, itemIndex, options),
+	};
+	const most = readOptionalNumber.call(this, itemIndex, options, 'maxObjects', 'Max Objects', MAX_OBJECTS_BOUNDS);
+	if (most !== undefined) detectionOptions.maxObjects = most;
+	return detectionOptions;
+}
+
+/**
+ * The service's answer through the steps, then counted, then (with a Watch Key) compared with the
+ * key's previous look in `store`, the workflow's static data. `size` is the image's pixel size.
+ */
+export function runDetectionPipeline(
+	answer: DetectResult,
+	size: Size | undefined,
+	options: DetectionOptions,
+	watch?: { watch: Watch; store: IDataObject; now: number },
+): { results: DetectionResults; leftOut: LeftOutCounts; comparison?: Comparison } {
+	const image = imageFacts(options.zonesAndSizes, size);
+	let detections = answer.detections.map((detection) => placeDetection(detection, image, options.zonesAndSizes.anchor));
+	const leftOut: LeftOutCounts = {};
+	for (const step of DETECTION_STEPS) {
+		const kept = step.keep(detections, image, options);
+		leftOut[step.key] = detections.length - kept.length;
+		detections = kept;
+	}
+	const results: DetectionResults = { detections, ...countDetections(detections, answer.labelsCount, image) };
+	if (!watch) return { results, leftOut };
+	const counts = { counts: results.countsByLabel, ...(results.countsByZone ? { zones: results.countsByZone } : {}) };
+	return { results, leftOut, comparison: compareWithPreviousLook(watch.store, watch.watch, counts, watch.now) };
+}

@@ -1,0 +1,52 @@
+import type { DetectedObject } from '../contract';
+import type { Anchor, Box, Point, Size } from './geometry';
+
+/** A detection as the steps see it: the service's, with its box in fractions of the image (null when the size is unknown) and, with zones set, the zones its anchor is in. */
+export type PlacedDetection = DetectedObject & { relativeBox: Box | null; zones?: string[] };
+
+export interface Zone {
+	name: string;
+	/** In the zone's units: fractions of the image (relative) or pixels from its top-left corner. */
+	points: Point[];
+}
+
+export const ZONE_UNITS = ['relative', 'pixels'] as const;
+export const ZONE_ANCHORS = ['center', 'bottomCenter'] as const;
+
+/** Detect's options about where objects are and how big they are. */
+export interface ZoneAndSizeOptions {
+	zones: Zone[];
+	units: (typeof ZONE_UNITS)[number];
+	anchor: Anchor;
+	/** Leave out the objects whose anchor is in no zone. */
+	onlyInZones: boolean;
+	/** Fractions of the image's area. */
+	minSize?: number;
+	maxSize?: number;
+}
+
+/** What the node keeps of the service's detections, read from one item's options before any request. */
+export interface DetectionOptions {
+	/** Labels to keep, exactly as the service spells them; undefined keeps all. */
+	onlyLabels?: string[];
+	ignoreLabels?: string[];
+	zonesAndSizes: ZoneAndSizeOptions;
+	/** Keep the most confident this many. */
+	maxObjects?: number;
+}
+
+/** What the steps know of the image: its pixel size, when known, and the zones in pixels. */
+export interface ImageFacts {
+	size?: Size;
+	zones: Array<{ name: string; points: Point[] }>;
+}
+
+/** One step of what happens to the service's detections; adding one is a file and a line in steps.ts. */
+export interface DetectionStep {
+	/** The step's entry in the counts of what each step left out. */
+	key: string;
+	/** How the execution hint names the step. */
+	name: string;
+	/** The detections the step keeps, in the order it keeps them. */
+	keep(detections: PlacedDetection[], image: ImageFacts, options: DetectionOptions): PlacedDetection[];
+}

@@ -1,0 +1,173 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { DetectedObject } from '../contract';
+import { readChoice, readOptionalBoolean, readOptionalNumber, shownValue, truncate } from '../parameters/readers';
+import type { Point, Size } from './geometry';
+import { anchorPoint, areaFraction, insidePolygon, relativeBox, toPixels } from './geometry';
+import type { DetectionStep, ImageFacts, PlacedDetection, Zone, ZoneAndSizeOptions } from './types';
+import { ZONE_ANCHORS, ZONE_UNITS } from './types';
+
+/** Where the detections are (zones) and how big they are: Detect's options about places in the image. */
+
+export const MAX_ZONES = 20;
+export const MAX_ZONE_POINTS = 100;
+export const DEFAULT_ZONE_UNITS = 'relative';
+export const DEFAULT_ZONE_ANCHOR = 'center';
+const SIZE_BOUNDS = { min: 0, max: 1 };
+
+/** Only Objects in Zones, Min and Max Object Size: one step, as one option set decides both. */
+export const zonesAndSizes: DetectionStep = {
+	key: 'zonesAndSizes',
+	name: 'the zone and size options',
+	keep(detections, image, { zonesAndSizes: options }) {
+		const { size } = image;
+		const bySize = size !== undefined && (options.minSize !== undefined || options.maxSize !== undefined);
+		if (!bySize && !options.onlyInZones) return detections;
+		return detections.filter((detection) => {
+			if (bySize) {
+				const area = areaFraction(detection, size);
+				if (options.minSize !== undefined && area < options.minSize) return false;
+				if (options.maxSize !== undefined && area > options.maxSize) return false;
+			}
+			return !options.onlyInZones || (detection.zones?.length ?? 0) > 0;
+		});
+	},
+};
+
+/** Reads and checks the zone and size options of one item (an item error names what to fix). */
+export function readZoneAndSizeOptions(this: IExecuteFunctions, itemIndex: number, options: IDataObject): ZoneAndSizeOptions {
+	const fail = (message: string, description: string): never => {
+		throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
+	};
+	const units = readChoice(this, itemIndex, options.zoneCoordinates ?? DEFAULT_ZONE_UNITS, ZONE_UNITS, 'Zone Coordinates', 'Choose Relative (0–1 of the image) or Pixels.');
+	const anchor = readChoice(this, itemIndex, options.zoneAnchor ?? DEFAULT_ZONE_ANCHOR, ZONE_ANCHORS, 'Zone Anchor Point', 'Choose Box Centre or Bottom Centre.');
+	const zones = readZones(options.zones, units, fail);
+	const onlyInZones = readOptionalBoolean.call(this, itemIndex, options, 'onlyInZones', 'Only Objects in Zones') ?? false;
+	if (onlyInZones && zones.length === 0) fail('Only Objects in Zones is on, but no zone is set', 'Add a zone under Zones, or turn Only Objects in Zones off.');
+	const minSize = readOptionalNumber.call(this, itemIndex, options, 'minObjectSize', 'Min Object Size', SIZE_BOUNDS);
+	const maxSize = readOptionalNumber.call(this, itemIndex, options, 'maxObjectSize', 'Max Object Size', SIZE_BOUNDS);
+	if (minSize !== undefined && maxSize !== undefined && minSize > maxSize) {
+		fail(`Min Object Size (${minSize}) is larger than Max Object Size (${maxSize})`, 'Both are fractions of the image’s area: make Min Object Size the smaller one.');
+	}
+	return { zones, units, anchor, onlyInZones, minSize, maxSize };
+}
+
+function readZones(value: unknown, units: ZoneAndSizeOptions['units'], fail: (message: string, description: string) => never): Zone[] {
+	const entries = value && typeof value === 'object' ? (value as { zone?: unknown }).zone : undefined;
+	if (entries === undefined || entries === null) return [];
+	if (!Array.isArray(entries)) return fail('Zones must be a list of named zones', 'Add each zone with Add Zone: a name and its points.');
+	if (entries.length > MAX_ZONES) fail(`${entries.length} zones are set; at most ${MAX_ZONES} are allowed`, 'Remove zones, or split the watch over several nodes.');
+	const names = new Set<string>();
+	return entries.map((entry: IDataObject, index) => {
+		const name = typeof entry?.name === 'string' ? entry.name.trim() : '';
+		if (name === '') fail(`Zone ${index + 1} has no name`, 'Give each zone a name (e.g. "driveway"): countsByZone and each object’s zones use it.');
+		if (names.has(name)) fail(`Zone name "${truncate(name, 40)}" is used twice`, 'Give each zone its own name.');
+		names.add(name);
+		const parsed = parsePoints(entry.points, units);
+		if (typeof parsed === 'string') {
+			return fail(`Zone "${truncate(name, 40)}": ${parsed}`, `Write the points as x,y pairs separated by spaces, e.g. "0.1,0.6 0.5,0.6 0.5,1 0.1,1" (${units === 'relative' ? 'fractions 0–1 of the image’s width and height' : 'pixels from the image’s top-left corner'}).`);
+		}
+		return { name, points: parsed };
+	});
+}
+
+/**
+ * A polygon's points from text ("0.1,0.6 0.5,0.6 0.5,1") or, from an expression, a list of
+ * [x, y] pairs, {x, y} objects or "x,y" texts; a string saying what is wrong otherwise.
+ */
+export function parsePoints(value: unknown, units: ZoneAndSizeOptions['units']): Point[] | string {
+	const pieces: unknown[] =
+		typeof value === 'string'
+			? value.trim().replace(/\s*,\s*/g, ',').split(/[\s;]+/).filter(Boolean)
+			: Array.isArray(value)
+				? value
+				: [];
+	if (pieces.length > MAX_ZONE_POINTS) return `${pieces.length} points; a zone has at most ${MAX_ZONE_POINTS}`;
+	const points: Point[] = [];
+	for (const [index, piece] of pieces.entries()) {
+		const point = toPoint(piece);
+		if (!point) return `point ${index + 1} ${shownValue(piece)} is not two numbers (x,y)`;
+		const [x, y] = point;
+		if (units === 'relative' && (x < 0 || x > 1 || y < 0 || y > 1)) {
+			return `point ${index + 1} (${x},${y}) is outside 0–1; relative coordinates are fractions of the image (use Zone Coordinates: Pixels for pixels)`;
+		}
+		if (units === 'pixels' && (x < 0 || y < 0)) return `point ${index + 1} (${x},${y}) is negative; pixels count from the image’s top-left corner`;
+		points.push(point);
+	}
+	if (points.length < 3) return `${points.length === 0 ? 'no points' : `only ${points.length} point${points.length === 1 ? '' : 's'}`}; a zone needs at least 3`;
+	return points;
+}
+
+function toPoint(piece: unknown): Point | undefined {
+	const pair =
+		typeof piece === 'string'
+			? piece.split(',')
+			: Array.isArray(piece)
+				? piece
+				: piece && typeof piece === 'object'
+					? [(piece as IDataObject).x, (piece as IDataObject).y]
+					: [];
+	if (pair.length !== 2) return undefined;
+	const [x, y] = pair.map((part) => (typeof part === 'number' ? part : typeof part === 'string' && part.trim() !== '' ? Number(part) : NaN));
+	return Number.isFinite(x) && Number.isFinite(y) ? [x, y] : undefined;
+}
+
+/** The option that needs the image's pixel size (relative zones, object sizes), if any. */
+function optionNeedingImageSize(options: ZoneAndSizeOptions): string | undefined {
+	if (options.minSize !== undefined) return 'Min Object Size';
+	if (options.maxSize !== undefined) return 'Max Object Size';
+	if (options.zones.length && options.units === 'relative') return 'Zones in relative coordinates';
+	return undefined;
+}
+
+function sizeNeeded(this: IExecuteFunctions, itemIndex: number, option: string, why: string, description: string): NodeOperationError {
+	return new NodeOperationError(this.getNode(), `${option} need${option.startsWith('Zones') ? '' : 's'} the image’s size, ${why}`, { itemIndex, description });
+}
+
+/**
+ * Refuses, before any request, options that need the image's size for an image URL whose size
+ * the node will not learn (it never reads the image, and no annotated picture comes back).
+ */
+export function checkSizeKnowable(this: IExecuteFunctions, itemIndex: number, options: ZoneAndSizeOptions, picture: { url: boolean; annotated: boolean }): void {
+	const option = optionNeedingImageSize(options);
+	if (!option || !picture.url || picture.annotated) return;
+	throw sizeNeeded.call(
+		this,
+		itemIndex,
+		option,
+		'which the node does not learn from an image URL without the annotated picture',
+		'Set Output Images to Annotated with Annotate Image on (the size is read from the returned picture), give the zones in pixels (Zone Coordinates: Pixels), or pass the image as a file (download it with HTTP Request first).',
+	);
+}
+
+/** Refuses, after the answer, to place objects when the size they need is still unknown. */
+export function requireSize(this: IExecuteFunctions, itemIndex: number, options: ZoneAndSizeOptions, size: Size | undefined): void {
+	const option = optionNeedingImageSize(options);
+	if (!option || size) return;
+	throw sizeNeeded.call(
+		this,
+		itemIndex,
+		option,
+		'and it is unknown for this image',
+		'The service sent no readable annotated picture and the node could not read the image’s size. Pass the image as a file, or give the zones in pixels.',
+	);
+}
+
+/** What the steps know of the image: its size, and the zones in pixels. */
+export function imageFacts(options: ZoneAndSizeOptions, size: Size | undefined): ImageFacts {
+	const zones = options.zones.map(({ name, points }) => ({ name, points: options.units === 'relative' && size ? toPixels(points, size) : points }));
+	return { size, zones };
+}
+
+/** A detection with where it is: its relative box and, with zones set, the zones its anchor is in. */
+export function placeDetection(detection: DetectedObject, image: ImageFacts, anchor: ZoneAndSizeOptions['anchor']): PlacedDetection {
+	// the contract's schema leaves a detection exactly these fields; built field by field, as spreads cost more
+	const { label, confidence, x, y, width, height } = detection;
+	const placed: PlacedDetection = { label, confidence, x, y, width, height, relativeBox: image.size ? relativeBox(detection, image.size) : null };
+	if (image.zones.length) {
+		const point = anchorPoint(detection, anchor);
+		placed.zones = image.zones.filter(({ points }) => insidePolygon(point, points)).map(({ name }) => name);
+	}
+	return placed;
+}
