@@ -11,7 +11,7 @@ import * as path from 'path';
 
 import { detectRequestSchema } from '../../nodes/ImageInference/contract';
 import { TOOL_DESCRIPTION } from '../../nodes/ImageInference/actions/tool.description';
-import { MAX_TOOL_DETECTIONS, MAX_TOOL_RESULT_CHARS } from '../../nodes/ImageInference/helpers/toolOutput';
+import { MAX_TOOL_DETECTIONS, MAX_TOOL_RESULT_CHARS } from '../../nodes/ImageInference/output/toolResult';
 import { crowdedScene } from '../harness/crowdedScene';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
 import {

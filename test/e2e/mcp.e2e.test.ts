@@ -11,7 +11,7 @@ import * as fs from 'fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { MAX_TOOL_RESULT_CHARS } from '../../nodes/ImageInference/helpers/toolOutput';
+import { MAX_TOOL_RESULT_CHARS } from '../../nodes/ImageInference/output/toolResult';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
 import {
 	createN8nHome,

@@ -7,7 +7,7 @@ import base from '../../stryker.config.mjs';
 export const CORE_CODE = [
 	'nodes/ImageInference/contract.ts',
 	'nodes/ImageInference/helpers/detections.ts',
-	'nodes/ImageInference/helpers/pool.ts',
+	'nodes/ImageInference/transport/pool.ts',
 	'nodes/ImageInference/transport/body.ts',
 	'nodes/ImageInference/transport/errors.ts',
 	'nodes/ImageInference/transport/retry.ts',

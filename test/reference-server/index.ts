@@ -30,7 +30,7 @@ import { ImageDecodeError, decodeImage } from './image-codec';
 import type { DefaultModels, HostedModel, ModelDescription } from './models';
 import { MODEL_IDS, createModels, defaultModelIds, describeModel } from './models';
 import type { ClassifyOptions, DetectOptions } from './predict';
-import { decodeBase64 } from '../../nodes/ImageInference/helpers/base64';
+import { decodeBase64 } from '../../nodes/ImageInference/input/base64';
 import { badRequest, bodyIssues, imageDetail } from './validation';
 
 export type { FaultAction, FaultRule } from './faults';

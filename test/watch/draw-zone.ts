@@ -9,9 +9,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { Point } from '../../nodes/ImageInference/helpers/geometry';
-import { anchorPoint, insidePolygon, toPixels } from '../../nodes/ImageInference/helpers/geometry';
-import { parsePoints } from '../../nodes/ImageInference/helpers/zones';
+import type { Point } from '../../nodes/ImageInference/pipeline/geometry';
+import { anchorPoint, insidePolygon, toPixels } from '../../nodes/ImageInference/pipeline/geometry';
+import { parsePoints } from '../../nodes/ImageInference/pipeline/zones';
 import { startReferenceServer } from '../reference-server';
 import type { Rgb } from '../reference-server/draw';
 import { drawLabel, fillRect } from '../reference-server/draw';
