@@ -3,9 +3,9 @@ import { config } from '@n8n/node-cli/eslint';
 // n8n's community-node lint, for what ships: nodes/, credentials/ and package.json.
 // test/ and the build files run on Node only and are not part of the package.
 
-// The node's folders, each allowed to import only those below it (docs/development.md, Layout):
-// actions → output → pipeline, input → parameters → transport → contract.ts.
-const LAYERS = ['actions', 'output', 'pipeline', 'input', 'parameters', 'transport'];
+// The node's folders, each allowed to import only those below it (docs/development.md, Layout);
+// pipeline/ and input/ stand side by side and import neither each other.
+const LAYERS = 'actions → output → pipeline, input → parameters → transport → contract.ts';
 const ABOVE = {
 	output: ['actions'],
 	pipeline: ['actions', 'output', 'input'],
@@ -16,7 +16,7 @@ const ABOVE = {
 const upwards = (folder) =>
 	ABOVE[folder].map((above) => ({
 		group: [`../${above}`, `../${above}/*`, `../../${above}`, `../../${above}/*`],
-		message: `${folder}/ must not import from ${above}/: the node's folders import only downwards (${LAYERS.join(' → ')}).`,
+		message: `${folder}/ must not import from ${above}/: the node's folders import only downwards (${LAYERS}).`,
 	}));
 
 export default [
