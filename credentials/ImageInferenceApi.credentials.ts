@@ -15,7 +15,10 @@ import {
 	NIL_UUID,
 	normalizeBaseUrl,
 	predictPath,
+	UNAUTHORIZED_MESSAGE,
 } from '../nodes/ImageInference/contract';
+
+const INVALID_KEY_MESSAGE = `${UNAUTHORIZED_MESSAGE}: check the API key and Send API Key As`;
 
 export class ImageInferenceApi implements ICredentialType {
 	name = 'imageInferenceApi';
@@ -86,8 +89,14 @@ export class ImageInferenceApi implements ICredentialType {
 	}
 
 	/**
-	 * A predict call on the nil model with an empty body: a valid key gets 400 (no image) or
-	 * 404 (no such model), an invalid one 401 with code "unauthorized". Needs no real model.
+	 * A predict call on the nil model with an empty body: a valid key gets 400 (no image), an invalid
+	 * one the 401 error body. Needs no real model.
+	 *
+	 * n8n applies the `responseSuccessBody` rules in order and fails the test on the first whose
+	 * `get(body, key) === value` (runRequestTest in packages/cli's credentials-tester.service, 1.x and
+	 * 2.x alike), so `value: undefined` matches a missing key. Every error body of the service carries
+	 * `message`; a body without one (a web page arrives as a string, a 2xx JSON of another service)
+	 * is not the service. The 401 rules come first so that a wrong key is named as such.
 	 */
 	test: ICredentialTestRequest = {
 		request: {
@@ -101,10 +110,18 @@ export class ImageInferenceApi implements ICredentialType {
 		rules: [
 			{
 				type: 'responseSuccessBody',
+				properties: { key: 'code', value: 'unauthorized', message: INVALID_KEY_MESSAGE },
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'message', value: UNAUTHORIZED_MESSAGE, message: INVALID_KEY_MESSAGE },
+			},
+			{
+				type: 'responseSuccessBody',
 				properties: {
-					key: 'code',
-					value: 'unauthorized',
-					message: 'Invalid or missing credentials: check the API key and Send API Key As',
+					key: 'message',
+					value: undefined,
+					message: `This Base URL did not answer like the image inference service: check it (e.g. ${DEFAULT_BASE_URL})`,
 				},
 			},
 		],
