@@ -92,11 +92,12 @@ export class ImageInferenceApi implements ICredentialType {
 	 * A predict call on the nil model with an empty body: a valid key gets 400 (no image), an invalid
 	 * one the 401 error body. Needs no real model.
 	 *
-	 * n8n applies the `responseSuccessBody` rules in order and fails the test on the first whose
-	 * `get(body, key) === value` (runRequestTest in packages/cli's credentials-tester.service, 1.x and
-	 * 2.x alike), so `value: undefined` matches a missing key. Every error body of the service carries
-	 * `message`; a body without one (a web page arrives as a string, a 2xx JSON of another service)
-	 * is not the service. The 401 rules come first so that a wrong key is named as such.
+	 * n8n fails the test on the first `responseSuccessBody` rule, in order, with
+	 * `get(body, key) === value` (CredentialsTester.runRequestTest,
+	 * packages/cli/src/services/credentials-tester.service.ts, in 1.123.81 and 2.41.1), so
+	 * `value: undefined` matches a body without that key. Every error body of the service carries
+	 * `message`; a web page (handed over as its text) or another service's JSON has none. The 401
+	 * rules come first so that a wrong key is named as such. docs/compatibility.md has the limits.
 	 */
 	test: ICredentialTestRequest = {
 		request: {

@@ -3,7 +3,7 @@
  * credential's declarative test (n8n's CredentialsTester, its Base URL expression evaluated by
  * n8n). It passes against the reference server with the right key, fails with a wrong key, and
  * fails with its own message for a Base URL that answers as the service does not (a page, a
- * redirect to one, JSON without `message`, a proxy's 403 page). What it still cannot tell (a
+ * redirect to one, JSON without `message`, a proxy's 403 page). What it cannot tell (a
  * server answering JSON with a `message`): docs/compatibility.md.
  */
 import { NIL_UUID } from '../../nodes/ImageInference/contract';
