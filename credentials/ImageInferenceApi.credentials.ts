@@ -15,7 +15,10 @@ import {
 	NIL_UUID,
 	normalizeBaseUrl,
 	predictPath,
+	UNAUTHORIZED_MESSAGE,
 } from '../nodes/ImageInference/contract';
+
+const INVALID_KEY_MESSAGE = `${UNAUTHORIZED_MESSAGE}: check the API key and Send API Key As`;
 
 export class ImageInferenceApi implements ICredentialType {
 	name = 'imageInferenceApi';
@@ -86,8 +89,15 @@ export class ImageInferenceApi implements ICredentialType {
 	}
 
 	/**
-	 * A predict call on the nil model with an empty body: a valid key gets 400 (no image) or
-	 * 404 (no such model), an invalid one 401 with code "unauthorized". Needs no real model.
+	 * A predict call on the nil model with an empty body: a valid key gets 400 (no image), an invalid
+	 * one the 401 error body. Needs no real model.
+	 *
+	 * n8n fails the test on the first `responseSuccessBody` rule, in order, with
+	 * `get(body, key) === value` (CredentialsTester.runRequestTest,
+	 * packages/cli/src/services/credentials-tester.service.ts, in 1.123.81 and 2.41.1), so
+	 * `value: undefined` matches a body without that key. Every error body of the service carries
+	 * `message`; a web page (handed over as its text) or another service's JSON has none. The 401
+	 * rules come first so that a wrong key is named as such. docs/compatibility.md has the limits.
 	 */
 	test: ICredentialTestRequest = {
 		request: {
@@ -101,10 +111,18 @@ export class ImageInferenceApi implements ICredentialType {
 		rules: [
 			{
 				type: 'responseSuccessBody',
+				properties: { key: 'code', value: 'unauthorized', message: INVALID_KEY_MESSAGE },
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'message', value: UNAUTHORIZED_MESSAGE, message: INVALID_KEY_MESSAGE },
+			},
+			{
+				type: 'responseSuccessBody',
 				properties: {
-					key: 'code',
-					value: 'unauthorized',
-					message: 'Invalid or missing credentials: check the API key and Send API Key As',
+					key: 'message',
+					value: undefined,
+					message: `This Base URL did not answer like the image inference service: check it (e.g. ${DEFAULT_BASE_URL})`,
 				},
 			},
 		],

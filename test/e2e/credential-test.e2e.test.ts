@@ -1,28 +1,50 @@
 /**
  * The credential's Test button in real n8n: `POST /rest/credentials/test`, which runs the
  * credential's declarative test (n8n's CredentialsTester, its Base URL expression evaluated by
- * n8n). It passes against the reference server with the right key and fails with a wrong key.
- * What it cannot tell (a wrong Base URL that answers a 404 page): docs/compatibility.md.
+ * n8n). It passes against the reference server with the right key, fails with a wrong key, and
+ * fails with its own message for a Base URL that answers as the service does not (a page, a
+ * redirect to one, JSON without `message`, a proxy's 403 page). What it cannot tell (a
+ * server answering JSON with a `message`): docs/compatibility.md.
  */
+import { NIL_UUID } from '../../nodes/ImageInference/contract';
+import { NOT_THE_SERVICE, startNotTheService, type NotTheServiceKind } from '../harness/notTheService';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
 import { CREDENTIAL_TYPE, createN8nHome, e2eVersions, imageInferenceCredential, RestClient, type N8nHome } from './lib';
 
+const BAD_KEY = 'Invalid or missing credentials: check the API key and Send API Key As';
+const NOT_THE_SERVICE_MESSAGE = 'This Base URL did not answer like the image inference service: check it (e.g. https://api.epigos.ai)';
+
 describe.each(e2eVersions())('the credential test in real n8n %s', (version) => {
 	let server: ReferenceServer;
+	let stand: Awaited<ReturnType<typeof startNotTheService>>;
 	let home: N8nHome;
 	let rest: RestClient;
 	let stop: () => Promise<void>;
+	const standIn = (kind: NotTheServiceKind) => () => ({ baseUrl: stand.baseUrl(kind), apiKey: 'any-key', sendAs: 'header' as const });
 	const credentials = {
 		good: { id: 'credTestGood0001', data: () => ({ baseUrl: server.url, apiKey: server.apiKey, sendAs: 'query' as const }) },
 		badKey: { id: 'credTestBadKey01', data: () => ({ baseUrl: server.url, apiKey: 'not-the-key', sendAs: 'header' as const }) },
+		folderOff: { id: 'credTestFolder01', data: () => ({ baseUrl: `${server.url}/v1`, apiKey: server.apiKey, sendAs: 'header' as const }) },
+		htmlPage: { id: 'credTestHtml0001', data: standIn('htmlPage') },
+		redirectToPage: { id: 'credTestRedirect', data: standIn('redirectToPage') },
+		jsonWithoutMessage: { id: 'credTestJson0001', data: standIn('jsonWithoutMessage') },
+		proxyForbidden: { id: 'credTestProxy001', data: standIn('proxyForbidden') },
+		unauthorizedMessageOnly: { id: 'credTest401Msg01', data: standIn('unauthorizedMessageOnly') },
+		unauthorizedCodeOnly: { id: 'credTest401Code1', data: standIn('unauthorizedCodeOnly') },
+		notFoundWithMessage: { id: 'credTest404Msg01', data: standIn('notFoundWithMessage') },
 	};
 	const test = async (which: keyof typeof credentials) => {
 		const { id, data } = credentials[which];
 		return await rest.testCredential({ id, name: `Image Inference ${id}`, type: CREDENTIAL_TYPE, data: data() });
 	};
+	const asked = (kind: NotTheServiceKind) => ({ method: 'POST', path: `/${NOT_THE_SERVICE[kind]}/predict/detect/${NIL_UUID}/` });
 
 	beforeAll(async () => {
 		server = await startReferenceServer({ defaultModels: 'synthetic' });
+		// The reference server looks the model up before it reads the body; the test counts on the
+		// service answering the empty request 400 (no image), which it gives for a model it hosts.
+		server.registerModel('detect', NIL_UUID);
+		stand = await startNotTheService();
 		home = await createN8nHome({ version });
 		// n8n 2.x tests a stored credential (the request's data is merged over it)
 		await home.importCredentials(Object.values(credentials).map(({ id, data }) => imageInferenceCredential(id, data())));
@@ -34,20 +56,51 @@ describe.each(e2eVersions())('the credential test in real n8n %s', (version) => 
 		await stop?.();
 		await home?.dispose();
 		await server?.close();
+		await stand?.close();
+	});
+	beforeEach(() => {
+		server.requests.splice(0);
+		stand.requests.splice(0);
 	});
 
-	it('passes for the right key (sent as a query parameter): the service answered the nil model', async () => {
-		server.requests.splice(0);
+	it('passes for the right key (sent as a query parameter): the service answered the nil model 400 (no image)', async () => {
 		const result = await test('good');
-		expect(result.status).toBe('OK');
-		expect(result.message).toBe('Connection successful!');
-		expect(server.requests).toHaveLength(1);
-		expect(server.requests[0]).toMatchObject({ method: 'POST', kind: 'detect', modelId: '00000000-0000-0000-0000-000000000000' });
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(server.requests.map(({ method, kind, modelId, status }) => ({ method, kind, modelId, status }))).toEqual([
+			{ method: 'POST', kind: 'detect', modelId: NIL_UUID, status: 400 },
+		]);
 	});
 
 	it('fails for a wrong key: "Invalid or missing credentials"', async () => {
-		const result = await test('badKey');
-		expect(result.status).toBe('Error');
-		expect(result.message).toBe('Invalid or missing credentials: check the API key and Send API Key As');
+		expect(await test('badKey')).toEqual({ status: 'Error', message: BAD_KEY });
+		expect(server.requests.map(({ status }) => status)).toEqual([401]);
+	});
+
+	it.each(['unauthorizedMessageOnly', 'unauthorizedCodeOnly'] as const)('fails as a wrong key for a 401 with one field of the documented body (%s)', async (kind) => {
+		expect(await test(kind)).toEqual({ status: 'Error', message: BAD_KEY });
+		expect(stand.requests).toEqual([asked(kind)]);
+	});
+
+	it('passes for a 404 whose body has a message (the key taken, the model not found)', async () => {
+		expect(await test('notFoundWithMessage')).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(stand.requests).toEqual([asked('notFoundWithMessage')]);
+	});
+
+	it.each(['htmlPage', 'jsonWithoutMessage', 'proxyForbidden'] as const)(
+		'fails for a Base URL that answers %s: "This Base URL did not answer like the image inference service"',
+		async (kind) => {
+			expect(await test(kind)).toEqual({ status: 'Error', message: NOT_THE_SERVICE_MESSAGE });
+			expect(stand.requests).toEqual([asked(kind)]);
+		},
+	);
+
+	it('fails the same for a Base URL that redirects to an HTML page, the page fetched after the redirect', async () => {
+		expect(await test('redirectToPage')).toEqual({ status: 'Error', message: NOT_THE_SERVICE_MESSAGE });
+		expect(stand.requests).toEqual([asked('redirectToPage'), { method: 'GET', path: `/${NOT_THE_SERVICE.redirectToPage}/login` }]);
+	});
+
+	it('fails the same for the service one folder off (its 404 { detail: "Not Found" } has no message)', async () => {
+		expect(await test('folderOff')).toEqual({ status: 'Error', message: NOT_THE_SERVICE_MESSAGE });
+		expect(server.requests.map(({ path, status }) => ({ path, status }))).toEqual([{ path: `/v1/predict/detect/${NIL_UUID}/`, status: 404 }]);
 	});
 });

@@ -2,9 +2,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INodeProperties, NodePropertyTypes } from 'n8n-workflow';
 import { Expression, NodeHelpers } from 'n8n-workflow';
-import { request } from 'undici';
 
 import { ImageInferenceApi } from '../../credentials/ImageInferenceApi.credentials';
+import { NIL_UUID } from '../../nodes/ImageInference/contract';
+import { NOT_THE_SERVICE, startNotTheService, type NotTheServiceKind } from '../harness/notTheService';
 import { useServer } from './setup';
 
 const credential = new ImageInferenceApi();
@@ -140,31 +141,42 @@ function resolveBaseUrl(baseUrl: unknown): unknown {
 }
 
 /**
- * The credential test as n8n runs it (packages/cli/src/services/credentials-tester.service.ts
- * through n8n's request helper, @n8n/backend-network's convertN8nRequestToAxios): the test request
- * (its base URL expression resolved) authenticated by the credential; its empty body not sent; the
- * method axios's own default (GET) when none is given; a status outside 2xx an error unless
- * `ignoreHttpStatusErrors`; otherwise the rules applied to the answer's body.
+ * The credential test as n8n runs it (runRequestTest in packages/cli/src/services/
+ * credentials-tester.service.ts, through n8n's request helper, @n8n/backend-network's
+ * convertN8nRequestToAxios): the test request (its base URL expression resolved) authenticated by
+ * the credential; its empty body not sent; `Accept: application/json`; redirects followed as
+ * axios follows them (a 302 after a POST fetched with GET); a body that is not JSON kept as its
+ * text (axios's silent JSON parsing); a status outside 2xx an error unless
+ * `ignoreHttpStatusErrors`; otherwise the `responseSuccessBody` rules in order, the first with
+ * `get(body, key) === value` failing the test with its message.
  */
 async function runCredentialTest(credentials: { baseUrl: string; apiKey: string; sendAs: string }) {
 	const test = credential.test.request;
 	const options = await credential.authenticate(credentials, { ...test, baseURL: resolveBaseUrl(credentials.baseUrl) } as IHttpRequestOptions);
 	const url = new URL(`${options.baseURL}${options.url}`);
 	for (const [key, value] of Object.entries(options.qs ?? {})) url.searchParams.set(key, String(value));
-	const response = await request(url, {
+	const response = await fetch(url, {
 		method: options.method || 'GET',
-		headers: options.headers as Record<string, string>,
+		headers: { Accept: 'application/json', ...(options.headers as Record<string, string>) },
 	});
-	const body = (await response.body.json()) as Record<string, unknown>;
-	if (!test.ignoreHttpStatusErrors && (response.statusCode < 200 || response.statusCode > 299)) {
-		return { status: 'Error', message: `Received HTTP status code: ${response.statusCode}`, httpStatus: response.statusCode };
+	const text = await response.text();
+	let body: unknown = text;
+	try {
+		body = JSON.parse(text);
+	} catch {
+		// a page, not JSON: the rules see the text
 	}
+	if (!test.ignoreHttpStatusErrors && (response.status < 200 || response.status > 299)) {
+		return { status: 'Error', message: `Received HTTP status code: ${response.status}`, httpStatus: response.status };
+	}
+	// lodash's get for a key of one segment (a page's text has no `message`)
+	const get = (value: unknown, key: string) => (value === null || value === undefined ? undefined : (Object(value) as Record<string, unknown>)[key]);
 	for (const rule of credential.test.rules ?? []) {
-		if (rule.type === 'responseSuccessBody' && body[rule.properties.key] === rule.properties.value) {
-			return { status: 'Error', message: rule.properties.message, httpStatus: response.statusCode };
+		if (rule.type === 'responseSuccessBody' && get(body, rule.properties.key) === rule.properties.value) {
+			return { status: 'Error', message: rule.properties.message, httpStatus: response.status };
 		}
 	}
-	return { status: 'OK', httpStatus: response.statusCode };
+	return { status: 'OK', httpStatus: response.status };
 }
 
 describe('the test request\'s Base URL, as n8n resolves it', () => {
@@ -173,18 +185,76 @@ describe('the test request\'s Base URL, as n8n resolves it', () => {
 	});
 });
 
+const BAD_KEY = 'Invalid or missing credentials: check the API key and Send API Key As';
+const NOT_THE_SERVICE_MESSAGE = 'This Base URL did not answer like the image inference service: check it (e.g. https://api.epigos.ai)';
+
 describe('credential test against the reference server', () => {
 	const { server } = useServer({ apiKey: 'credential-test-key', defaultModels: 'synthetic' });
+	// The reference server looks the model up before it reads the body (an unknown model: 404
+	// { detail }); the test counts on the service answering the empty request 400 (no image), which
+	// the reference server gives for a model it hosts.
+	beforeAll(() => server().registerModel('detect', NIL_UUID));
 
-	it.each(['header', 'query'])('a good key sent as %s passes (the nil model answers 400/404, not 401)', async (sendAs) => {
+	it.each(['header', 'query'])('a good key sent as %s passes: the nil model answers 400 (no image) with a message', async (sendAs) => {
 		const result = await runCredentialTest({ baseUrl: server().url, apiKey: server().apiKey, sendAs });
-		expect(result.status).toBe('OK');
-		expect([400, 404]).toContain(result.httpStatus);
+		expect(result).toEqual({ status: 'OK', httpStatus: 400 });
+		expect(server().requests.map((r) => [r.method, r.modelId, r.status])).toEqual([['POST', NIL_UUID, 400]]);
 	});
 
 	it.each(['header', 'query'])('a bad key sent as %s fails with "Invalid or missing credentials"', async (sendAs) => {
 		const result = await runCredentialTest({ baseUrl: `${server().url}/`, apiKey: 'not-the-key', sendAs });
-		expect(result).toMatchObject({ status: 'Error', httpStatus: 401 });
-		expect(result.message).toMatch(/^Invalid or missing credentials/);
+		expect(result).toEqual({ status: 'Error', message: BAD_KEY, httpStatus: 401 });
+	});
+
+	it('a Base URL one folder off (every path 404 { detail: "Not Found" }, no message) fails as not the service', async () => {
+		const result = await runCredentialTest({ baseUrl: `${server().url}/v1`, apiKey: server().apiKey, sendAs: 'header' });
+		expect(result).toEqual({ status: 'Error', message: NOT_THE_SERVICE_MESSAGE, httpStatus: 404 });
+	});
+});
+
+describe('credential test against a service that answers an unknown model 404 without a message', () => {
+	const { server } = useServer({ defaultModels: 'synthetic' });
+
+	it('a good key fails as not the service (the limit docs/compatibility.md names)', async () => {
+		const result = await runCredentialTest({ baseUrl: server().url, apiKey: server().apiKey, sendAs: 'header' });
+		expect(result).toEqual({ status: 'Error', message: NOT_THE_SERVICE_MESSAGE, httpStatus: 404 });
+		expect(server().requests.map((r) => [r.method, r.modelId, r.status])).toEqual([['POST', NIL_UUID, 404]]);
+	});
+});
+
+describe('credential test against a Base URL that is not the service', () => {
+	let stand: Awaited<ReturnType<typeof startNotTheService>>;
+	beforeAll(async () => {
+		stand = await startNotTheService();
+	});
+	afterAll(async () => {
+		await stand?.close();
+	});
+	beforeEach(() => stand.requests.splice(0));
+	const testAgainst = async (kind: NotTheServiceKind) => await runCredentialTest({ baseUrl: stand.baseUrl(kind), apiKey: 'any-key', sendAs: 'header' });
+
+	it.each<[NotTheServiceKind, number]>([
+		['htmlPage', 200],
+		['jsonWithoutMessage', 200],
+		['proxyForbidden', 403],
+	])('%s (HTTP %i) fails: "This Base URL did not answer like the image inference service"', async (kind, status) => {
+		expect(await testAgainst(kind)).toEqual({ status: 'Error', message: NOT_THE_SERVICE_MESSAGE, httpStatus: status });
+		expect(stand.requests).toEqual([{ method: 'POST', path: `/${NOT_THE_SERVICE[kind]}/predict/detect/${NIL_UUID}/` }]);
+	});
+
+	it('a redirect to an HTML page fails the same, the page fetched after the redirect', async () => {
+		expect(await testAgainst('redirectToPage')).toEqual({ status: 'Error', message: NOT_THE_SERVICE_MESSAGE, httpStatus: 200 });
+		expect(stand.requests).toEqual([
+			{ method: 'POST', path: `/${NOT_THE_SERVICE.redirectToPage}/predict/detect/${NIL_UUID}/` },
+			{ method: 'GET', path: `/${NOT_THE_SERVICE.redirectToPage}/login` },
+		]);
+	});
+
+	it.each<NotTheServiceKind>(['unauthorizedMessageOnly', 'unauthorizedCodeOnly'])('a 401 with one field of the documented body (%s) fails as a bad key', async (kind) => {
+		expect(await testAgainst(kind)).toEqual({ status: 'Error', message: BAD_KEY, httpStatus: 401 });
+	});
+
+	it('a 404 whose body has a message (a model not found) passes: the key was taken', async () => {
+		expect(await testAgainst('notFoundWithMessage')).toEqual({ status: 'OK', httpStatus: 404 });
 	});
 });
