@@ -37,11 +37,15 @@ const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 export const MODEL_ID_REGEX = `\\s*${UUID}\\s*`;
 
 /**
- * A model's dashboard link (By URL mode): the model's ID is the UUID that is a whole path segment
- * right after `models/` (or `model/`), wherever other UUIDs (a workspace, a project) stand in the
- * link. Its one capturing group is the ID, as n8n's `extractValue` expects.
+ * A link that names a model (By URL mode): the model's ID is the UUID that stands right after
+ * `models/` (or `model/`, the dashboard's link), after `predict/detect/` or `predict/classify/`
+ * (the service's own address), or as a query's `model=` or `id=`, and is followed by `/`, `?`,
+ * `&`, `#` or the end; other UUIDs in the link (a workspace, a project, a model version after
+ * the model) are passed over. Its one capturing group is the ID, as n8n's `extractValue` expects.
  */
-export const MODEL_URL_REGEX = `\\s*(?:https?://)?[^\\s/?#]+(?:/[^\\s?#]*?)?/models?/(${UUID})(?:[/?#]\\S*)?\\s*`;
+export const MODEL_URL_REGEX = `\\s*(?:https?://)?[^\\s/?#]+(?=[^\\s#]*?(?:/models?/|/predict/(?:detect|classify)/|[?&](?:model|id)=)(${UUID})(?=[/?#&]|\\s*$))\\S*\\s*`;
+/** The forms MODEL_URL_REGEX reads, as messages list them. */
+export const MODEL_URL_FORMS = '…/models/<model ID> (the dashboard), …/predict/detect/<model ID>/ or …/predict/classify/<model ID>/ (the API), or ?model=<model ID>';
 export const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 export const CONFIDENCE_BOUNDS = { min: 0, max: 1 } as const;

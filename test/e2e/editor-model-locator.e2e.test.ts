@@ -162,8 +162,13 @@ describe('the Model resource locator in the n8n editor (Chromium)', () => {
 		await chooseMode('By URL');
 		expect(await modeShown()).toBe('By URL');
 		await typeModel(`https://app.epigos.ai/workspaces/${WORKSPACE}`);
-		await issueShown('Not a model link: the link must hold the model’s ID after “models/”');
+		await issueShown('Not a model link: the link must name the model’s ID, like …/models/');
 		await page.mouse.move(0, 0);
+
+		// the service's own API link: accepted as it is
+		await typeModel(`https://api.epigos.ai/predict/detect/${service.models.detect}/`);
+		for (let i = 0; i < 50 && (await issues().count()) > 0; i++) await page.waitForTimeout(100);
+		expect(await issues().count()).toBe(0);
 
 		// the model's dashboard link, the workspace's UUID first: accepted, and the run uses the model's ID
 		const link = `https://app.epigos.ai/workspaces/${WORKSPACE}/models/${service.models.detect}/details`;

@@ -86,8 +86,9 @@ describe('bad inputs are refused before any request', () => {
 		{
 			name: 'By URL: a link without a model in it',
 			bad: { modelId: { __rl: true, mode: 'url', value: 'https://app.epigos.ai/workspace/projects/7' } },
-			message: /^The link "https:\/\/app\.epigos\.ai\/workspace\/projects\/7" does not hold a model ID after "models\/"$/,
-			description: /Paste the link of the model’s page in the dashboard.*or choose By ID and paste the ID\.$/,
+			message: /^The link "https:\/\/app\.epigos\.ai\/workspace\/projects\/7" does not name a model ID where a link names one$/,
+			description:
+				/A link is read where it names the model: …\/models\/<model ID> \(the dashboard\), …\/predict\/detect\/<model ID>\/ or …\/predict\/classify\/<model ID>\/ \(the API\), or \?model=<model ID>\. Paste such a link, or choose By ID and paste the ID\.$/,
 		},
 		{ name: 'By ID: a whole link instead of the ID', bad: { modelId: { __rl: true, mode: 'id', value: 'https://app.epigos.ai/workspace/models/4f9c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f' } }, message: /^Model ID "https:\/\/app\.epigos\.ai.*" is not a UUID$/ },
 		{ name: 'confidence -0.1 by expression', bad: { options: { confidence: -0.1 } }, message: /^Confidence Threshold must be a number from 0 to 1, got -0\.1$/, description: /^Change the "Confidence Threshold" option \(or the expression that sets it\)\.$/ },

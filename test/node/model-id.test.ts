@@ -36,6 +36,16 @@ describe('Model: the ID the request goes to', () => {
 			expect(sentTo()).toEqual([`/predict/detect/${model()}/`]);
 		});
 
+		it.each([
+			['the service’s own API link', (id: string) => `https://api.epigos.ai/predict/detect/${id}/`],
+			['a query naming the model', (id: string) => `https://app.epigos.ai/deploy?model=${id}&tab=api`],
+			['a query naming it id', (id: string) => `https://app.epigos.ai/deploy?project=7&id=${id}`],
+			['a model version’s link: the model’s ID, not the version’s', (id: string) => `https://app.epigos.ai/models/${id}/versions/${WORKSPACE}`],
+		])('By URL: %s', async (_case, link) => {
+			await detectWith(byUrl(link(model())));
+			expect(sentTo()).toEqual([`/predict/detect/${model()}/`]);
+		});
+
 		it('By ID: an expression’s value, one per item', async () => {
 			const { items } = await run(
 				detectParameters(server(), { modelId: (index: number) => byId(index === 0 ? model() : server().models.classify) }),
@@ -51,9 +61,10 @@ describe('Model: the ID the request goes to', () => {
 			['By ID, a link', () => byId(`https://app.epigos.ai/models/${model()}`), /is not a UUID/],
 			['By ID, a UUID one digit short', () => byId(model().slice(0, -1)), /is not a UUID/],
 			['By ID, empty', () => byId(''), /^Model ID is empty$/],
-			['By URL, one character too many after the ID', () => byUrl(`https://app.epigos.ai/models/${model()}X/details`), /^The link ".+" does not hold a model ID after "models\/"$/],
-			['By URL, a link without models/', () => byUrl(`https://app.epigos.ai/workspaces/${model()}`), /does not hold a model ID/],
-			['By URL, a bare ID', () => byUrl(model()), /does not hold a model ID/],
+			['By URL, one character too many after the ID', () => byUrl(`https://app.epigos.ai/models/${model()}X/details`), /^The link ".+" does not name a model ID where a link names one$/],
+			['By URL, a link without models/', () => byUrl(`https://app.epigos.ai/workspaces/${model()}`), /does not name a model ID/],
+			['By URL, a bare ID', () => byUrl(model()), /does not name a model ID/],
+			['By URL, another prediction kind’s path', () => byUrl(`https://api.epigos.ai/predict/segment/${model()}/`), /does not name a model ID/],
 		])('%s: an item error saying what a model ID looks like, and no request', async (_case, value, message) => {
 			const parameters = detectParameters(server(), { modelId: (index: number) => (index === 1 ? value() : byId(model())) });
 			const failure = await failureOf(run(parameters, [carItem(), carItem()]));
@@ -67,6 +78,11 @@ describe('Model: the ID the request goes to', () => {
 	describe('version 1, the text field saved workflows hold', () => {
 		it('an exact UUID', async () => {
 			await detectWith(model());
+			expect(sentTo()).toEqual([`/predict/detect/${model()}/`]);
+		});
+
+		it('a pasted API link is read as By URL reads it', async () => {
+			await detectWith(`https://api.epigos.ai/predict/detect/${model()}/`);
 			expect(sentTo()).toEqual([`/predict/detect/${model()}/`]);
 		});
 

@@ -54,13 +54,13 @@ export const modelIdFields: INodeProperties[] = [
 				name: 'url',
 				type: 'string',
 				placeholder: `e.g. https://app.epigos.ai/…/models/${MODEL_ID_EXAMPLE}`,
-				hint: 'The model’s page in the dashboard; its ID is taken from after “models/”',
+				hint: 'The model’s page in the dashboard (its ID after “models/”; a model version’s link gives its model’s ID), the API’s …/predict/detect/<ID>/ link, or a link with ?model=<ID>',
 				validation: [
 					{
 						type: 'regex',
 						properties: {
 							regex: MODEL_URL_REGEX,
-							errorMessage: `Not a model link: the link must hold the model’s ID after “models/”, like …/models/${MODEL_ID_EXAMPLE}`,
+							errorMessage: `Not a model link: the link must name the model’s ID, like …/models/${MODEL_ID_EXAMPLE}, …/predict/detect/${MODEL_ID_EXAMPLE}/ or ?model=${MODEL_ID_EXAMPLE}`,
 						},
 					},
 				],
