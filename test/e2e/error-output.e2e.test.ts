@@ -148,6 +148,7 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 			{
 				message: expect.stringMatching(/Model ID "not-a-model" is not a UUID/),
 				description: expect.any(String),
+				httpCode: null,
 				status: null,
 				code: null,
 				details: [],
@@ -156,6 +157,7 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 			{
 				message: 'The service failed (503 Service Unavailable) (gave up after 2 attempts)',
 				description: 'The service said: overloaded',
+				httpCode: '503',
 				status: 503,
 				code: 'server_error',
 				details: [],
@@ -164,6 +166,7 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 			{
 				message: expect.stringMatching(/answer could not be read: the 200 answer is not JSON/),
 				description: expect.any(String),
+				httpCode: null,
 				status: null,
 				code: 'invalid_response',
 				details: [],
@@ -172,6 +175,7 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 			{
 				message: 'Model 0f0e0d0c-0b0a-4908-8706-050403020100 was not found (404 Not Found)',
 				description: expect.any(String),
+				httpCode: '404',
 				status: 404,
 				code: expect.any(String),
 				details: [],
@@ -180,6 +184,7 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 			{
 				message: 'The service did not answer within 1000 ms (gave up after 2 attempts)',
 				description: expect.any(String),
+				httpCode: null,
 				status: null,
 				code: 'timeout',
 				details: [],
@@ -188,6 +193,8 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 			expect.objectContaining({ message: expect.stringMatching(/not an image/i), status: null, attempts: 0 }),
 			expect.objectContaining({ message: expect.stringMatching(/No binary field "data"/), status: null, attempts: 0 }),
 		]);
+		// each failed item carries its input's file (none for the item that had none), to forward it
+		expect(failed.map((item) => item.binary?.data?.fileName ?? null)).toEqual(['car.jpg', 'car.jpg', 'car.jpg', 'car.jpg', 'car.jpg', 'notes.txt', null]);
 
 		const found = nodeItems(r!, 'Found');
 		expect(nodeItems(r!, 'Detect', { output: 0 }).map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 2 }, { item: 5 }]);
@@ -201,19 +208,26 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 		expect(server.requests).toHaveLength(9);
 	});
 
-	it('with Continue (using regular output) every item stays in the one output, in its place, as before', async () => {
+	it('with Continue (using regular output) every item stays in the one output, in its place, a failed one in the same shape as on the error output', async () => {
 		const { run: r } = await run('regularOutput');
 		const items = nodeItems(r!, 'Found');
 		expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((item) => ({ item })));
 		expect(items[3].json).toEqual({
-			error: 'The service failed (503 Service Unavailable) (gave up after 2 attempts)',
-			description: 'The service said: overloaded',
-			status: 503,
-			code: 'server_error',
-			details: [],
-			attempts: 2,
+			case: '503',
+			modelId: models.overloaded,
+			error: {
+				message: 'The service failed (503 Service Unavailable) (gave up after 2 attempts)',
+				description: 'The service said: overloaded',
+				httpCode: '503',
+				status: 503,
+				code: 'server_error',
+				details: [],
+				attempts: 2,
+			},
 		});
-		expect([items[1].json.error, items[4].json.code]).toEqual([expect.stringMatching(/not a UUID/), 'invalid_response']);
+		expect(items[3].binary?.data?.fileName).toBe('car.jpg');
+		const errorOf = (index: number) => items[index].json.error as { message: string; code: string | null };
+		expect([errorOf(1).message, errorOf(4).code]).toEqual([expect.stringMatching(/not a UUID/), 'invalid_response']);
 		expect(r!.data.resultData.runData['Handle failure']).toBeUndefined();
 	});
 

@@ -212,11 +212,11 @@ return [
 		const expected = server.predict('classify', CAR, {}) as ClassifyResult;
 		expect(items[0].json).toMatchObject({ category: expected.category, confidence: expected.confidence });
 		expect(items[0].json.error).toBeUndefined();
-		expect(items[1].json).toMatchObject({ status: 400, code: 'bad_request', attempts: 1 });
-		expect(String(items[1].json.error)).toMatch(/400|bad request|could not be decoded/i);
-		expect(items[2].json).toMatchObject({ status: 404, attempts: 1 });
-		expect(String(items[2].json.error)).toContain(UNKNOWN_MODEL);
-		expect(String(items[3].json.error)).toMatch(/photo/);
+		expect(items[1].json.error).toMatchObject({ status: 400, code: 'bad_request', attempts: 1 });
+		expect(((items[1].json.error ?? {}) as { message?: string }).message).toMatch(/400|bad request|could not be decoded/i);
+		expect(items[2].json.error).toMatchObject({ status: 404, attempts: 1 });
+		expect(((items[2].json.error ?? {}) as { message?: string }).message).toContain(UNKNOWN_MODEL);
+		expect(((items[3].json.error ?? {}) as { message?: string }).message).toMatch(/photo/);
 		for (const i of items.slice(1)) expect(Object.keys(i.json)).toEqual(expect.arrayContaining(['error', 'description', 'status', 'code', 'details', 'attempts']));
 	});
 
@@ -234,7 +234,7 @@ return [
 		const { run: r } = await run('noRetry400');
 		expect(requests()).toHaveLength(1);
 		const [item] = nodeItems(r!, 'Detect');
-		expect(item.json).toMatchObject({ status: 400, code: 'bad_request', attempts: 1 });
+		expect(item.json.error).toMatchObject({ status: 400, code: 'bad_request', attempts: 1 });
 	});
 
 	it('a connection reset mid-answer is retried; a service that never answers times out', async () => {
@@ -249,7 +249,7 @@ return [
 		const { run: r } = await run('resetAndHang');
 		const [item] = nodeItems(r!, 'Detect');
 		expect(item.json).toMatchObject({ code: 'timeout', attempts: 2 });
-		expect(String(item.json.error)).toMatch(/did not answer within 1500 ms \(gave up after 2 attempts\)/);
+		expect(((item.json.error ?? {}) as { message?: string }).message).toMatch(/did not answer within 1500 ms \(gave up after 2 attempts\)/);
 		expect(requests()).toHaveLength(2);
 	});
 

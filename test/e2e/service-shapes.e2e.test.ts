@@ -72,8 +72,9 @@ describe.each(e2eVersions())('the service’s documented shapes in real n8n %s',
 		});
 		errorFiles.forEach(([, status, text], offset) => {
 			const item = items[successFiles.length + offset];
-			expect(item.json).toMatchObject({ status, attempts: status >= 500 ? 2 : 1 });
-			expect(`${item.json.error} ${item.json.description}`).toContain(text);
+			const error = item.json.error as { message: string; description: string };
+			expect(error).toMatchObject({ status, attempts: status >= 500 ? 2 : 1 });
+			expect(`${error.message} ${error.description}`).toContain(text);
 		});
 	});
 
@@ -82,7 +83,8 @@ describe.each(e2eVersions())('the service’s documented shapes in real n8n %s',
 		const ids = [...successFiles.map((file) => serve('classify', 200, file)), serve('classify', 200, EMPTY_CLASSIFY)];
 		const items = await runEach('classify', ids);
 		successFiles.forEach((file, index) => expect(items[index].json).toMatchObject(successes[file].expected));
-		expect(`${items[successFiles.length].json.error} ${items[successFiles.length].json.description}`).toMatch(/category: Required.*confidence: Required/);
+		const error = items[successFiles.length].json.error as { message: string; description: string };
+		expect(`${error.message} ${error.description}`).toMatch(/category: Required.*confidence: Required/);
 	});
 
 	it('the reference server answering sparsely: detections and counts as from its full answer; one prediction for classify', async () => {

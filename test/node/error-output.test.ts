@@ -22,9 +22,16 @@ describe('On Error: Continue (using error output)', () => {
 	const failOnDog = (action: Parameters<ReturnType<typeof server>['addFault']>[0]['action']) =>
 		server().addFault({ match: { imageSha256: sha256(DOG) }, action });
 
-	/** The error output holds the failed item alone: its input's fields, n8n's merge, and what failed. */
-	const failedItem = (input: string, pairedTo: number, error: Record<string, unknown>): INodeExecutionData => ({
-		json: { photo: input, error: { details: [], status: null, code: null, attempts: 0, description: expect.any(String), ...error } },
+	/**
+	 * The error output holds the failed item alone: its input's fields (n8n's merge), what failed,
+	 * and the input's file, so an error branch can forward the photo.
+	 */
+	const failedItem = (input: string, pairedTo: number, error: Record<string, unknown>, file: Record<string, string> = { data: `${input}.jpg` }): INodeExecutionData => ({
+		json: {
+			photo: input,
+			error: { details: [], httpCode: typeof error.status === 'number' ? String(error.status) : null, status: null, code: null, attempts: 0, description: expect.any(String), ...error },
+		},
+		binary: Object.fromEntries(Object.entries(file).map(([field, fileName]) => [field, expect.objectContaining({ fileName })])),
 		pairedItem: { item: pairedTo },
 	});
 
@@ -100,7 +107,7 @@ describe('On Error: Continue (using error output)', () => {
 		const { items, errorItems } = await run(detectParameters(server()), [car, invoice], { onError: 'continueErrorOutput' });
 		expectCarSucceededAlone(items);
 		expect(errorItems).toEqual([
-			failedItem('invoice', 1, { message: 'The file in binary field "data" is not an image', description: expect.stringContaining('invoice.pdf') }),
+			failedItem('invoice', 1, { message: 'The file in binary field "data" is not an image', description: expect.stringContaining('invoice.pdf') }, { data: 'invoice.pdf' }),
 		]);
 		expect(server().requests).toHaveLength(1);
 	});
@@ -110,7 +117,7 @@ describe('On Error: Continue (using error output)', () => {
 		const { items, errorItems } = await run(detectParameters(server()), [car, noFile], { onError: 'continueErrorOutput' });
 		expectCarSucceededAlone(items);
 		expect(errorItems).toEqual([
-			failedItem('none', 1, { message: 'No binary field "data" on this item', description: expect.stringContaining('"picture"') }),
+			failedItem('none', 1, { message: 'No binary field "data" on this item', description: expect.stringContaining('"picture"') }, { picture: 'dog.jpg' }),
 		]);
 	});
 
@@ -133,23 +140,13 @@ describe('On Error: Continue (using error output)', () => {
 		]);
 	});
 
-	it('with Continue (using regular output) the error items stay in the one output, in their places, as before', async () => {
+	it('with Continue (using regular output) the error items stay in the one output, in their places, in the same shape: error one object beside the input\'s fields, the input\'s file kept', async () => {
 		failOnDog({ type: 'status', status: 503 });
 		const parameters = detectParameters(server(), { options: { retries: 0 } });
 		const { items, errorItems } = await run(parameters, [car, dog, photo('car 2', CAR)], { onError: 'continueRegularOutput' });
 		expect(errorItems).toEqual([]);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(items[1]).toEqual({
-			json: {
-				error: 'The service failed (503 Service Unavailable)',
-				description: 'The service gave no reason.',
-				status: 503,
-				code: 'server_error',
-				details: [],
-				attempts: 1,
-			},
-			pairedItem: { item: 1 },
-		});
+		expect(items[1]).toEqual(failedItem('dog', 1, { message: 'The service failed (503 Service Unavailable)', description: 'The service gave no reason.', status: 503, code: 'server_error', attempts: 1 }));
 		expect([items[0].json.fileName, items[2].json.fileName]).toEqual(['car.jpg', 'car 2.jpg']);
 	});
 });

@@ -1,6 +1,6 @@
 import * as retry from '../../nodes/ImageInference/transport/retry';
 import type { FaultAction } from '../reference-server';
-import { CAR, carItem, detectParameters, failureOf, useServer, asServiceSent } from './setup';
+import { CAR, carItem, detectParameters, failureOf, useServer, asServiceSent, failureIn } from './setup';
 
 type Expectation = { attempts: number; message: RegExp; description?: RegExp; status?: number };
 
@@ -31,10 +31,10 @@ describe('faults, one item at a time', () => {
 			if (continueOnFail) {
 				const { items } = await run(parameters(), [carItem()], { continueOnFail });
 				expect(items).toHaveLength(1);
-				expect(items[0].json.error).toMatch(expected.message);
-				if (expected.description) expect(items[0].json.description).toMatch(expected.description);
-				expect(items[0].json.attempts).toBe(expected.attempts);
-				expect(items[0].json.status).toBe(expected.status ?? null);
+				expect(failureIn(items[0])?.message).toMatch(expected.message);
+				if (expected.description) expect(failureIn(items[0])?.description).toMatch(expected.description);
+				expect(failureIn(items[0])?.attempts).toBe(expected.attempts);
+				expect(failureIn(items[0])?.status).toBe(expected.status ?? null);
 				expect(items[0].pairedItem).toEqual({ item: 0 });
 			} else {
 				const failure = await failureOf(run(parameters(), [carItem()]));
@@ -174,12 +174,12 @@ describe('a mixed batch of 50 items with faults on random items, concurrency 10'
 			if (plan[index].outcome === 'ok') {
 				expect(asServiceSent(item.json.detections)).toEqual(expected.detections);
 			} else {
-				expect(item.json.error).toEqual(expect.any(String));
-				expect(item.json.attempts).toBe(1);
+				expect(failureIn(item)?.message).toEqual(expect.any(String));
+				expect(failureIn(item)?.attempts).toBe(1);
 			}
 		});
 		// the slots that failed are exactly the ones planned to fail (none without Continue On Fail: the retries recover all)
-		const errorSlots = output.flatMap((item, index) => (item.json.error ? [index] : []));
+		const errorSlots = output.flatMap((item, index) => (failureIn(item) ? [index] : []));
 		expect(errorSlots).toEqual(plan.flatMap((entry, index) => (entry.outcome === 'error' ? [index] : [])));
 		if (continueOnFail) expect(errorSlots.length).toBeGreaterThan(0);
 	});

@@ -1,5 +1,5 @@
 import { NIL_UUID } from '../../nodes/ImageInference/contract';
-import { CAR, carItem, classifyParameters, detectParameters, dogItem, failureOf, useServer } from './setup';
+import { CAR, carItem, classifyParameters, detectParameters, dogItem, failureOf, useServer, failureIn } from './setup';
 
 describe('what the service answers, as the user reads it', () => {
 	const { server, run } = useServer({ apiKey: 'key-for-http-errors', defaultModels: 'synthetic' });
@@ -73,10 +73,10 @@ describe('what the service answers, as the user reads it', () => {
 		);
 		expect(items).toHaveLength(4);
 		expect(items[0].json.totalDetections).toBeGreaterThan(0);
-		expect(items[1].json).toMatchObject({ status: 404, code: 'not_found', attempts: 1 });
-		expect(items[1].json.error).toContain(NIL_UUID);
-		expect(items[2].json).toMatchObject({ status: 400, code: 'bad_request', attempts: 1 });
-		expect((items[2].json.details as Array<{ pointer: string }>)[0].pointer).toBe('/image');
+		expect(failureIn(items[1])).toMatchObject({ status: 404, code: 'not_found', attempts: 1 });
+		expect(failureIn(items[1])?.message).toContain(NIL_UUID);
+		expect(failureIn(items[2])).toMatchObject({ status: 400, code: 'bad_request', attempts: 1 });
+		expect((failureIn(items[2])?.details as Array<{ pointer: string }>)[0].pointer).toBe('/image');
 		expect(items[3].json.totalDetections).toBeGreaterThan(0);
 		expect(items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 	});

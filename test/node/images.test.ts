@@ -4,7 +4,7 @@ import type { InputItem } from '../harness/execute';
 import { FILE_HEAD_BYTES } from '../../nodes/ImageInference/input/imageInput';
 import { SAMPLE_PDF, colourScene } from '../harness/images';
 import type { ReferenceServer } from '../reference-server';
-import { CAR, DOG, carItem, classifyParameters, dogItem, detectParameters, failureOf, pngOf, useServer } from './setup';
+import { CAR, DOG, carItem, classifyParameters, dogItem, detectParameters, failureOf, pngOf, useServer, failureIn } from './setup';
 
 type Detection = { label: string; confidence: number; x: number; y: number; width: number; height: number };
 
@@ -123,7 +123,7 @@ describe('several images per item', () => {
 		const { items } = await run(detectParameters(server(), { imageSource: 'allImages' }), [mailItem(), carItem()], { continueOnFail: true });
 		expect(items).toHaveLength(3);
 		expect(items[0].json.field).toBe('attachment_0');
-		expect(items[1].json.error).toMatch(/400/);
+		expect(failureIn(items[1])?.message).toMatch(/400/);
 		expect(items[2].json.field).toBe('data');
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }]);
 	});
@@ -180,7 +180,7 @@ describe("n8n 1.x's default binary mode: files held in memory, with no id to str
 	it('a file whose bytes are no image, though its mime type says so, fails in its own slot before its request', async () => {
 		const disguised: InputItem = { binary: { data: { bytes: PDF, fileName: 'scan.jpg', mimeType: 'image/jpeg' } } };
 		const { items } = await run(detectParameters(server()), [disguised, carItem()], { binaryMode: 'default', continueOnFail: true });
-		expect(items[0].json.error).toBe('The file in binary field "data" is not an image');
+		expect(failureIn(items[0])?.message).toBe('The file in binary field "data" is not an image');
 		expect(items[1].json.totalDetections).toBeGreaterThan(0);
 		expect(sentImages()).toEqual([CAR.toString('base64')]);
 	});
@@ -243,7 +243,7 @@ describe("n8n's database binary mode: each file read once", () => {
 	it('a file whose bytes are no image, though its mime type says so, fails at its own turn, before its request', async () => {
 		const disguised: InputItem = { binary: { data: { bytes: PDF, fileName: 'scan.jpg', mimeType: 'image/jpeg' } } };
 		const { items } = await run(detectParameters(server()), [carItem(), disguised, carItem()], { binaryMode: 'database', continueOnFail: true });
-		expect(items.map((item) => item.json.error ?? item.json.totalDetections)).toEqual([
+		expect(items.map((item) => failureIn(item)?.message ?? item.json.totalDetections)).toEqual([
 			detected(CAR).detections.length,
 			'The file in binary field "data" is not an image',
 			detected(CAR).detections.length,
@@ -488,8 +488,8 @@ describe('bad input for several images and the new options, refused before any r
 	it("in n8n's database binary mode, a file with no name declared as text: named by its field and type, and not read", async () => {
 		const item: InputItem = { binary: { notes: { bytes: Buffer.from('call the garage'), mimeType: 'text/plain' } } };
 		const { items, reads } = await run(detectParameters(server(), { imageSource: 'allImages' }), [item], { continueOnFail: true, binaryMode: 'database' });
-		expect(items[0].json.error).toBe('No image on this item');
-		expect(items[0].json.description).toBe('Of the item\'s binary fields, "notes" (text/plain) is not JPEG, PNG, GIF, WebP, BMP or TIFF.');
+		expect(failureIn(items[0])?.message).toBe('No image on this item');
+		expect(failureIn(items[0])?.description).toBe('Of the item\'s binary fields, "notes" (text/plain) is not JPEG, PNG, GIF, WebP, BMP or TIFF.');
 		expect(reads).toEqual({ whole: 0, streamedBytes: 0 });
 	});
 
@@ -501,8 +501,8 @@ describe('bad input for several images and the new options, refused before any r
 		expect(server().requests).toHaveLength(0);
 
 		const { items } = await run(detectParameters(server(), { imageSource: 'allImages' }), [{ json: {} }, carItem()], { continueOnFail: true });
-		expect(items[0].json.error).toBe('No image on this item');
-		expect(items[0].json.description).toMatch(/no binary data/);
+		expect(failureIn(items[0])?.message).toBe('No image on this item');
+		expect(failureIn(items[0])?.description).toMatch(/no binary data/);
 		expect(items[1].json.totalDetections).toBeGreaterThan(0);
 	});
 });

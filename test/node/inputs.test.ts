@@ -1,4 +1,4 @@
-import { CAR, carItem, detectParameters, failureOf, useServer } from './setup';
+import { CAR, carItem, detectParameters, failureOf, useServer, failureIn } from './setup';
 
 /** Each bad input is refused with an item-indexed message, and no request at all is sent. */
 describe('bad inputs are refused before any request', () => {
@@ -121,8 +121,8 @@ describe('bad inputs are refused before any request', () => {
 			{ continueOnFail: true },
 		);
 		expect(output).toHaveLength(3);
-		expect(output[0].json.error).toMatch(/Model ID "nope" is not a UUID/);
-		expect(output[1].json.error).toMatch(/is empty/);
+		expect(failureIn(output[0])?.message).toMatch(/Model ID "nope" is not a UUID/);
+		expect(failureIn(output[1])?.message).toMatch(/is empty/);
 		expect(output[2].json.totalDetections).toBeGreaterThan(0);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(server().requests).toHaveLength(1);
@@ -135,7 +135,7 @@ describe('bad inputs are refused before any request', () => {
 		expect(server().requests).toHaveLength(0);
 
 		const { items } = await run(detectParameters(server()), [carItem(), carItem()], { unreadableItems: [1], continueOnFail: true });
-		expect(items.map((item) => item.json.error ?? item.json.totalDetections)).toEqual([expect.any(Number), expect.stringMatching(/EIO/)]);
+		expect(items.map((item) => failureIn(item)?.message ?? item.json.totalDetections)).toEqual([expect.any(Number), expect.stringMatching(/EIO/)]);
 	});
 
 	it('with Continue On Fail, request settings are read per item: a bad or differing one fails its item alone', async () => {
@@ -147,12 +147,12 @@ describe('bad inputs are refused before any request', () => {
 			{ continueOnFail: true },
 		);
 		expect(output.map((item) => item.pairedItem)).toEqual(options.map((_, item) => ({ item })));
-		expect(output[0].json).toMatchObject({ status: 503, attempts: 1 });
-		expect(output[1].json.error).toMatch(/Concurrency must be a whole number from 1 to 50/);
-		expect(output[2].json.error).toMatch(/Concurrency is 3 for this item but 5 for item 0/);
-		expect(output[2].json.description).toBe('Give Concurrency the same value for every item (it is usually a fixed number, not an expression).');
-		expect(output[3].json).toMatchObject({ status: 503, attempts: 3 });
-		expect(output[4].json.error).toMatch(/Timeout/);
+		expect(failureIn(output[0])).toMatchObject({ status: 503, attempts: 1 });
+		expect(failureIn(output[1])?.message).toMatch(/Concurrency must be a whole number from 1 to 50/);
+		expect(failureIn(output[2])?.message).toMatch(/Concurrency is 3 for this item but 5 for item 0/);
+		expect(failureIn(output[2])?.description).toBe('Give Concurrency the same value for every item (it is usually a fixed number, not an expression).');
+		expect(failureIn(output[3])).toMatchObject({ status: 503, attempts: 3 });
+		expect(failureIn(output[4])?.message).toMatch(/Timeout/);
 		expect(server().requests).toHaveLength(4);
 	});
 

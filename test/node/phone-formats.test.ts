@@ -1,5 +1,5 @@
 import type { InputItem } from '../harness/execute';
-import { CAR, carItem, detectParameters, failureOf, fixture, useServer } from './setup';
+import { CAR, carItem, detectParameters, failureOf, fixture, useServer, failureIn } from './setup';
 
 /** Real HEIC and AVIF files (test/fixtures/README.md says how they were made). */
 const HEIC = fixture('car-64x36.heic');
@@ -31,7 +31,7 @@ describe('HEIC and AVIF photos are named as such, with how to convert them, befo
 			[{ binary: { data: file(HEIC, 'IMG_0002.HEIC', 'image/heic') } }],
 			{ binaryMode: 'database', continueOnFail: true },
 		);
-		expect(items[0].json.error).toBe('The file in binary field "data" is HEIC, which the node does not send');
+		expect(failureIn(items[0])?.message).toBe('The file in binary field "data" is HEIC, which the node does not send');
 		expect(reads).toEqual({ whole: 0, streamedBytes: 0 });
 		expect(server().requests).toHaveLength(0);
 	});

@@ -4,7 +4,7 @@
  * answer streamed through the transport, the image lifted out, the result checked and shaped.
  */
 import { EMPTY_CLASSIFY, RETRY_5XX, body, errors, index, payload, successes } from '../harness/serviceShapes';
-import { carItem, classifyParameters, detectParameters, failureOf, useServer, asServiceSent } from './setup';
+import { carItem, classifyParameters, detectParameters, failureOf, useServer, asServiceSent, failureIn } from './setup';
 
 describe('the shapes the official SDKs and docs show, read by the node', () => {
 	const { server, run } = useServer({ defaultModels: 'synthetic' });
@@ -38,15 +38,15 @@ describe('the shapes the official SDKs and docs show, read by the node', () => {
 	it.each(errors)('%s: a 400 the user reads, sent once', async (file, status, text) => {
 		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status, body: body(file) } });
 		const { items } = await run(parameters('detect'), [carItem()], { continueOnFail: true });
-		expect(items[0].json).toMatchObject({ status, attempts: 1 });
-		expect(`${items[0].json.error} ${items[0].json.description}`).toContain(text);
+		expect(failureIn(items[0])).toMatchObject({ status, attempts: 1 });
+		expect(`${failureIn(items[0])?.message} ${failureIn(items[0])?.description}`).toContain(text);
 		expect(server().requests).toHaveLength(1);
 	});
 
 	it.each([502, 503, 504])('py-sdk.error.5xx-retry.json as %d: retried as the SDK does, then reported', async (status) => {
 		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status, body: body(RETRY_5XX) } });
 		const { items } = await run(parameters('detect', { retries: 2 }), [carItem()], { continueOnFail: true });
-		expect(items[0].json).toMatchObject({ status, attempts: 3 });
+		expect(failureIn(items[0])).toMatchObject({ status, attempts: 3 });
 		expect(server().requests).toHaveLength(3);
 	});
 

@@ -91,3 +91,15 @@ export async function failureOf(promise: Promise<unknown>) {
 
 export const jsonOf = (items: INodeExecutionData[]) => items.map((item) => item.json);
 
+
+/** What a failed item says under either Continue setting: its `error` object; undefined on a result. */
+export interface FailureJson {
+	message: string;
+	description: string | null;
+	httpCode: string | null;
+	status: number | null;
+	code: string | null;
+	details: Array<Record<string, unknown>>;
+	attempts: number;
+}
+export const failureIn = (item: INodeExecutionData): FailureJson | undefined => item.json.error as unknown as FailureJson | undefined;

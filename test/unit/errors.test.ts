@@ -259,6 +259,7 @@ describe('the error n8n shows, and the error item of Continue On Fail', () => {
 		expect(failureFields(error)).toEqual({
 			message: 'The service rejected the request (400 Bad Request): key *** cannot read /image',
 			description: 'body /image: *** bad',
+			httpCode: '400',
 			status: 400,
 			code: 'bad_request',
 			details: [{ location: 'body', type: 't', pointer: '/image', message: '*** bad' }],
@@ -270,14 +271,14 @@ describe('the error n8n shows, and the error item of Continue On Fail', () => {
 		const failure = describeNetworkFailure({ code: 'ECONNRESET' }, { timeoutMs: 1000, host: 'h' });
 		const error = toNodeApiError(node as never, failure, { itemIndex: 0, attempts: 3, redact });
 		expect(error.message).toBe('The connection to the service was reset before it answered (gave up after 3 attempts)');
-		expect(failureFields(error)).toEqual({ message: error.message, description: 'The connection to h was dropped (ECONNRESET). This is usually temporary.', status: null, code: 'connection_reset', details: [], attempts: 3 });
+		expect(failureFields(error)).toEqual({ message: error.message, description: 'The connection to h was dropped (ECONNRESET). This is usually temporary.', httpCode: null, status: null, code: 'connection_reset', details: [], attempts: 3 });
 		// no HTTP status to show: n8n falls back to the failure's code, never the text "undefined"
 		expect(error.httpCode).toBe('connection_reset');
 	});
 
 	it('an error that is not the node’s own still becomes a readable item', () => {
-		expect(failureFields(new Error('boom'))).toEqual({ message: 'boom', description: null, status: null, code: null, details: [], attempts: 0 });
-		expect(failureFields('plain text')).toEqual({ message: 'plain text', description: null, status: null, code: null, details: [], attempts: 0 });
+		expect(failureFields(new Error('boom'))).toEqual({ message: 'boom', description: null, httpCode: null, status: null, code: null, details: [], attempts: 0 });
+		expect(failureFields('plain text')).toEqual({ message: 'plain text', description: null, httpCode: null, status: null, code: null, details: [], attempts: 0 });
 	});
 });
 

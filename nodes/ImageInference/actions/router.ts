@@ -37,7 +37,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const asTool = runsAsTool(this);
 	const imageSource = readImageSource.call(this);
 	const files = filesFromElsewhere(this, imageSource, asTool);
-	return await runItems.call(files.context, operation, imageSource, files.bring, asTool);
+	// a failed item keeps its input's own files, not those brought in from elsewhere
+	const inputs = this.getInputData();
+	return await runItems.call(files.context, operation, imageSource, files.bring, asTool, inputs);
 }
 
 async function runItems(
@@ -46,6 +48,7 @@ async function runItems(
 	imageSource: ImageSource,
 	bringFiles: (itemIndex: number) => string | undefined,
 	asTool: boolean,
+	inputs: INodeExecutionData[],
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
@@ -74,7 +77,7 @@ async function runItems(
 			for (const image of itemImages) images.push({ itemIndex, position: images.length, modelId, image, fields, passThrough, skippedFiles, settings });
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
-			outputsByImage[itemIndex] = [[failureItem(error, itemIndex, toErrorOutput)]];
+			outputsByImage[itemIndex] = [[failureItem(error, inputs[itemIndex], itemIndex, toErrorOutput)]];
 		}
 	}
 	if (images.length === 0 || !concurrency) return [outputsByImage.flat(2)];
@@ -98,7 +101,7 @@ async function runItems(
 				failed = true;
 				throw asNodeError(this.getNode(), error, plan.itemIndex);
 			}
-			outputsByImage[plan.itemIndex][output] = [failureItem(error, plan.itemIndex, toErrorOutput)];
+			outputsByImage[plan.itemIndex][output] = [failureItem(error, inputs[plan.itemIndex], plan.itemIndex, toErrorOutput)];
 		}
 	});
 	if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled');

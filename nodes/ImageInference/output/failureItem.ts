@@ -6,6 +6,8 @@ import { truncate } from '../parameters/readers';
 export interface FailureFields {
 	message: string;
 	description: string | null;
+	/** The HTTP status as text, in the field n8n's HTTP Request node's errors carry it (NodeApiError's). */
+	httpCode: string | null;
 	/** The HTTP status, when the service answered. */
 	status: number | null;
 	code: string | null;
@@ -17,10 +19,12 @@ export interface FailureFields {
 export function failureFields(error: unknown): FailureFields {
 	const known = error as { message?: string; description?: string | null; errorResponse?: IDataObject };
 	const response = known.errorResponse ?? {};
+	const status = typeof response.status === 'number' ? response.status : null;
 	return {
 		message: known.message ?? String(error),
 		description: known.description ?? null,
-		status: typeof response.status === 'number' ? response.status : null,
+		httpCode: status === null ? null : String(status),
+		status,
 		code: (response.code as string | null | undefined) ?? null,
 		details: (response.details as IDataObject[] | undefined) ?? [],
 		attempts: (response.attempts as number | undefined) ?? 0,
@@ -28,23 +32,27 @@ export function failureFields(error: unknown): FailureFields {
 }
 
 /**
- * The Continue On Fail item standing in for a failed one.
+ * The item standing in for a failed one under either Continue setting: `error` is one object
+ * (FailureFields), beside the input item's json, and the input's files are kept, so an error
+ * branch can forward the photo that failed.
  *
- * For On Error "Continue (using error output)" the same fields go under `error`, the one shape
- * n8n moves to the error output that keeps them. n8n-core's `WorkflowExecute`
- * (packages/core/src/execution-engine/workflow-execute.ts; compiled in
- * n8n-core/dist/execution-engine/workflow-execute.js, `handleNodeErrorOutput`, the same in 1.123.81
- * and 2.41.1) takes an item to the error output when the item has an `error` property, or when its
- * json has a truthy `error` and nothing else (1.123.81 also accepts `message` beside it, 2.41.1
- * `message` and `details`); there it becomes the paired input item's json with the item's json
- * over it. After that, every item with an `error` property gets its json replaced by
- * `{ error: <its message> }` (`normalizeNodeErrors` in 2.41.1, the loop after the run in
- * 1.123.81): description, status, code, details and attempts would be lost that way.
+ * Under "Continue (using error output)" the item's json is `{ error }` alone, as n8n moves to the
+ * error output only an item whose json has a truthy `error` and no other key but `message` (and,
+ * in 2.41.1, `details`), and merges the paired input item's json under it there: n8n-core's
+ * `WorkflowExecute.handleNodeErrorOutput` (packages/core/src/execution-engine/workflow-execute.ts;
+ * compiled in n8n-core/dist/execution-engine/workflow-execute.js, the same in 1.123.81 and
+ * 2.41.1). It keeps the item's own `binary`, not the input's, so the item carries it. Under
+ * "Continue (using regular output)" n8n merges nothing: the node puts the input's json beside
+ * `error` itself. An item's `error` property (not set here) would make n8n replace its json by
+ * `{ error: <message> }` (`normalizeNodeErrors` in 2.41.1, the loop after the run in 1.123.81).
  */
-export function failureItem(error: unknown, itemIndex: number, toErrorOutput: boolean): INodeExecutionData {
-	const { message, ...rest } = failureFields(error);
-	const json: IDataObject = toErrorOutput ? { error: { message, ...rest } } : { error: message, ...rest };
-	return { json, pairedItem: { item: itemIndex } };
+export function failureItem(error: unknown, input: INodeExecutionData | undefined, itemIndex: number, toErrorOutput: boolean): INodeExecutionData {
+	const failure = failureFields(error) as unknown as IDataObject;
+	return {
+		json: toErrorOutput ? { error: failure } : { ...(input?.json ?? {}), error: failure },
+		...(input?.binary ? { binary: input.binary } : {}),
+		pairedItem: { item: itemIndex },
+	};
 }
 
 /** Error texts longer than this are cut in a tool result. */

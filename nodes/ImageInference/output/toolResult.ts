@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { DetectedObject } from '../contract';
 import { truncate } from '../parameters/readers';
+import type { FailureFields } from './failureItem';
 import { failureFields, toolFailure } from './failureItem';
 
 /**
@@ -58,9 +59,7 @@ function toToolOutput(output: INodeExecutionData[][]): INodeExecutionData[][] {
 
 /** One item's json made compact: an error item, a detection result or a classification (the node outputs no other kind). */
 function compactForTool(json: IDataObject): IDataObject {
-	if (typeof json.error === 'string') {
-		return toolFailure({ message: json.error, description: json.description as string | null, status: json.status as number | null });
-	}
+	if (json.error && typeof json.error === 'object') return toolFailure(json.error as unknown as FailureFields);
 	return Array.isArray(json.detections) ? compactDetections(json) : compactClassification(json);
 }
 
