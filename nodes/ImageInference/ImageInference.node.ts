@@ -43,7 +43,7 @@ export class ImageInference implements INodeType {
 				{ nodeType: 'n8n-nodes-base.telegram', relationHint: 'Sends the annotated image (Send Photo with Binary File on, field data) and the summary as caption' },
 				{
 					nodeType: '@n8n/n8n-nodes-langchain.agent',
-					relationHint: 'Can use this node as a tool to count or classify what is in an image; the tool result has the counts and summary, not the picture',
+					relationHint: 'Can use this node as a tool to count or classify what is in an image; the tool result has the counts per label (and per zone) and the most confident detections, or the category, not the picture',
 				},
 			],
 		},

@@ -76,6 +76,12 @@ describe('bad inputs are refused before any request', () => {
 		{ name: 'an Input Binary Field an expression made a number', bad: { binaryPropertyName: 0 }, message: /^Input Binary Field must be text, got 0$/, description: /^Enter the name of a binary field/ },
 		{ name: 'Show Confidence on Boxes as "yes" by expression', bad: { options: { showConfidence: 'yes' } }, message: /^Show Confidence on Boxes must be true or false, got "yes"$/ },
 		{ name: 'Annotate Image as 1 by expression', bad: { options: { annotate: 1 } }, message: /^Annotate Image must be true or false, got 1$/, description: /^Turn "Annotate Image" on or off, or make the expression that sets it give true or false\.$/ },
+		{
+			name: 'a boolean left blank by expression',
+			bad: { options: { annotate: ' ' } },
+			message: /^Annotate Image is blank: it must be true or false$/,
+			description: /^The "Annotate Image" option \(or the expression that sets it\) gave " "\. Remove the option to use the default, or give it true or false\.$/,
+		},
 		{ name: 'Include Images Without Objects as "no" by expression', bad: { options: { includeImagesWithoutObjects: 'no' } }, message: /^Include Images Without Objects must be true or false, got "no"$/ },
 		{ name: 'an empty Model ID', bad: { modelId: '  ' }, message: /^Model ID is empty$/, description: /^A model ID is a UUID: 36 characters.*Copy the model’s ID from its model details/ },
 		{ name: 'a Model ID that is a number by expression', bad: { modelId: 42 }, message: /^Model ID "42" is not a UUID$/ },
@@ -170,7 +176,7 @@ describe('bad inputs are refused before any request', () => {
 		['a number an expression left null is unset', { confidence: null, strokeWidth: null }, {}],
 		['multi-digit text', { strokeWidth: ' 4.00 ', confidence: '0.125' }, { confidence: 0.125, stroke_width: 4 }],
 		['booleans an expression gives as text', { annotate: 'false', showConfidence: 'true' }, { annotate: false, show_prob: true }],
-		['a boolean left blank is unset', { annotate: '', showConfidence: null }, {}],
+		['a boolean an expression left null is unset', { annotate: null, showConfidence: null }, {}],
 	])('accepts %s and sends them as the service expects', async (_, options, sent) => {
 		await run(detectParameters(server(), { options }), [carItem()]);
 		expect(server().requests).toHaveLength(1);

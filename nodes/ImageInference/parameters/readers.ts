@@ -57,8 +57,14 @@ export function readOptionalBoolean(
 	label: string,
 ): boolean | undefined {
 	const value = options[key];
-	if (value === undefined || value === null || value === '') return undefined;
+	if (value === undefined || value === null) return undefined;
 	if (typeof value === 'boolean') return value;
+	if (typeof value === 'string' && value.trim() === '') {
+		throw new NodeOperationError(this.getNode(), `${label} is blank: it must be true or false`, {
+			itemIndex,
+			description: `The "${label}" option (or the expression that sets it) gave ${shownValue(value)}. Remove the option to use the default, or give it true or false.`,
+		});
+	}
 	if (value === 'true' || value === 'false') return value === 'true';
 	throw new NodeOperationError(
 		this.getNode(),
