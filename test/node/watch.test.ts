@@ -58,6 +58,16 @@ describe('Watching a place: zones, object sizes, relative boxes', () => {
 		const pixels = { zones: { zone: [{ name: 'entrance', points: '250,190 360,190 360,240 250,240' }] }, zoneCoordinates: 'pixels' };
 		const { items } = await run(detectParameters(server(), { options: pixels }), [photoItem('carInZone')]);
 		expect(items[0].json.countsByZone).toEqual({ entrance: { [CAR]: 1 } });
+		expect(items[0].json.warnings).toBeUndefined();
+	});
+
+	it('warns of a zone in pixels that reaches past the image, once its size is known, and still counts', async () => {
+		const pixels = { zones: { zone: [{ name: 'entrance', points: '250,190 360,190 360,240 250,240' }, { name: 'street', points: `0,0 ${W + 500},0 ${W + 500},${H}` }] }, zoneCoordinates: 'pixels' };
+		const { items } = await run(detectParameters(server(), { options: pixels }), [photoItem('carInZone')]);
+		expect(items[0].json.countsByZone).toMatchObject({ entrance: { [CAR]: 1 } });
+		expect(items[0].json.warnings).toEqual([
+			`Zone "street" reaches past the image (${W} × ${H} pixels) at point 2 (${W + 500},0): it was drawn for another size, or Relative (0–1) is meant`,
+		]);
 	});
 
 	it('Min and Max Object Size, as fractions of the image’s area (the car is 900 of 256,880 pixels, about 0.0035)', async () => {
@@ -135,6 +145,9 @@ describe('Watching a place: bad options fail before any request, naming the item
 		['a pixel point left of the image', { zoneCoordinates: 'pixels', zones: { zone: [{ name: 'gate', points: '10,10 -1,20 30,40' }] } }, /^Zone "gate": point 2 \(-1,20\) is negative; pixels count from the image’s top-left corner$/, /\(pixels from the image’s top-left corner\)\.$/],
 		['a pixel point above the image', { zoneCoordinates: 'pixels', zones: { zone: [{ name: 'gate', points: '10,10 20,-1 30,40' }] } }, /^Zone "gate": point 2 \(20,-1\) is negative; pixels count from the image’s top-left corner$/, /\(pixels from the image’s top-left corner\)\.$/],
 		['Only Objects in Zones an expression set to text', { onlyInZones: 'yes', zones: { zone: [{ name: 'gate', points: '0,0 1,0 1,1' }] } }, /^Only Objects in Zones must be true or false, got "yes"$/, /^Turn "Only Objects in Zones" on or off, or make the expression that sets it give true or false\.$/],
+		['a rectangle with its corners in the wrong order (a bow-tie)', { zones: { zone: [{ name: 'gate', points: '0,0 1,1 1,0 0,1' }] } }, /^Zone "gate": its edges cross: the points are not in the order of its corners$/, /^Give the corners in the order you walk around the zone, e\.g\. "0,0 1,0 1,1 0,1"\.$/],
+		['three points on one line', { zones: { zone: [{ name: 'gate', points: '0,0 0.5,0.5 1,1' }] } }, /^Zone "gate": its points lie on one line, so it has no area$/, /not on one line/],
+		['relative numbers under Pixels', { zoneCoordinates: 'pixels', zones: { zone: [{ name: 'gate', points: '0.1,0.6 0.5,0.6 0.5,1 0.1,1' }] } }, /^Zone "gate": every point is within 0–1, in Pixels: a zone of at most one pixel$/, /^Set Zone Coordinates to Relative \(0–1\)/],
 		['a Max Object Size above 1', { maxObjectSize: 2 }, /^Max Object Size must be a number from 0 to 1, got 2$/, /^Change the "Max Object Size" option \(or the expression that sets it\)\.$/],
 	];
 

@@ -1,4 +1,4 @@
-import { anchorPoint, areaFraction, insidePolygon, relativeBox, toPixels } from '../../nodes/ImageInference/pipeline/geometry';
+import { anchorPoint, areaFraction, edgesCross, inAngleOrder, insidePolygon, polygonArea, relativeBox, toPixels } from '../../nodes/ImageInference/pipeline/geometry';
 import type { Point } from '../../nodes/ImageInference/pipeline/geometry';
 import type { DetectedObject } from '../../nodes/ImageInference/contract';
 import { countDetections } from '../../nodes/ImageInference/pipeline/counts';
@@ -245,6 +245,30 @@ describe('zone points', () => {
 		expect(parsePoints([[10, 20], null, [30, 40]], 'pixels')).toBe('point 2 null is not two numbers (x,y)');
 		expect(parsePoints([[10, 20], [null, 20], [30, 40]], 'pixels')).toBe('point 2 [null,20] is not two numbers (x,y)');
 		expect(parsePoints([{ x: 10, y: 20 }, { x: 30, y: null }, { x: 30, y: 40 }], 'pixels')).toBe('point 2 {"x":30,"y":null} is not two numbers (x,y)');
+	});
+});
+
+describe('a zone’s shape', () => {
+	it('has the area of what it encloses, whichever way it is walked', () => {
+		expect(polygonArea(square)).toBe(100);
+		expect(polygonArea([...square].reverse())).toBe(100);
+		expect(polygonArea(ell)).toBe(75);
+		expect(polygonArea([[0, 0], [5, 5], [10, 10]])).toBe(0);
+	});
+
+	it('tells a bow-tie (edges crossing) from a concave zone (edges meeting only at corners)', () => {
+		expect(edgesCross([[0, 0], [10, 10], [10, 0], [0, 10]])).toBe(true);
+		expect(edgesCross(square)).toBe(false);
+		expect(edgesCross(ell)).toBe(false);
+		expect(edgesCross([[0, 0], [10, 0], [5, 5]])).toBe(false);
+		// a five-pointed star drawn in one stroke
+		expect(edgesCross([[5, 0], [8, 10], [0, 4], [10, 4], [2, 10]])).toBe(true);
+		// a corner touching another edge is not a crossing
+		expect(edgesCross([[0, 0], [4, 0], [4, 4], [8, 0], [8, 4], [0, 4]])).toBe(false);
+	});
+
+	it('walks a shuffled rectangle’s corners around its centre', () => {
+		expect(inAngleOrder([[0, 0], [10, 10], [10, 0], [0, 10]])).toEqual(square.map(([x, y]) => [x, y]));
 	});
 });
 

@@ -70,3 +70,35 @@ export function toPixels(polygon: readonly Point[], size: Size): Point[] {
 function fraction(value: number, whole: number): number {
 	return Math.round((value / whole) * 10_000) / 10_000;
 }
+
+/** The polygon's area (the shoelace formula), whichever way it is walked. */
+export function polygonArea(polygon: readonly Point[]): number {
+	let twice = 0;
+	for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) twice += polygon[j][0] * polygon[i][1] - polygon[i][0] * polygon[j][1];
+	return Math.abs(twice) / 2;
+}
+
+/** Whether two edges that share no corner cross each other (a bow-tie, a figure eight). */
+export function edgesCross(polygon: readonly Point[]): boolean {
+	const count = polygon.length;
+	for (let i = 0; i < count; i++) {
+		for (let j = i + 2; j < count; j++) {
+			if (i === 0 && j === count - 1) continue; // the first and the last edge share the first corner
+			if (segmentsCross(polygon[i], polygon[(i + 1) % count], polygon[j], polygon[(j + 1) % count])) return true;
+		}
+	}
+	return false;
+}
+
+/** Whether segments a–b and c–d cross at a point inside both (touching at an end does not count). */
+function segmentsCross(a: Point, b: Point, c: Point, d: Point): boolean {
+	const side = (p: Point, q: Point, r: Point) => Math.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
+	return side(a, b, c) * side(a, b, d) < 0 && side(c, d, a) * side(c, d, b) < 0;
+}
+
+/** The points walked around their centre, clockwise on screen: a rectangle's corners in an order that draws it. */
+export function inAngleOrder(polygon: readonly Point[]): Point[] {
+	const cx = polygon.reduce((sum, [x]) => sum + x, 0) / polygon.length;
+	const cy = polygon.reduce((sum, [, y]) => sum + y, 0) / polygon.length;
+	return [...polygon].sort((a, b) => Math.atan2(a[1] - cy, a[0] - cx) - Math.atan2(b[1] - cy, b[0] - cx));
+}

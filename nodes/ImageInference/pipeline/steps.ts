@@ -10,7 +10,7 @@ import type { Size } from './geometry';
 import { ignoreTheseLabels, onlyTheseLabels, readLabelFilters } from './labels';
 import { MAX_OBJECTS_BOUNDS, maxObjects } from './maxObjects';
 import type { DetectionOptions, DetectionStep, PlacedDetection } from './types';
-import { imageFacts, placeDetection, readZoneAndSizeOptions, zonesAndSizes } from './zones';
+import { imageFacts, placeDetection, readZoneAndSizeOptions, zonesAndSizes, zonesPastTheImage } from './zones';
 
 /**
  * What the node does with the service's detections, in this order: each step keeps some and the
@@ -43,7 +43,7 @@ export function runDetectionPipeline(
 	size: Size | undefined,
 	options: DetectionOptions,
 	watch?: { watch: Watch; store: IDataObject; now: number },
-): { results: DetectionResults; leftOut: LeftOutCounts; comparison?: Comparison } {
+): { results: DetectionResults; leftOut: LeftOutCounts; warnings: string[]; comparison?: Comparison } {
 	const image = imageFacts(options.zonesAndSizes, size);
 	let detections = answer.detections.map((detection) => placeDetection(detection, image, options.zonesAndSizes.anchor));
 	const leftOut: LeftOutCounts = {};
@@ -53,7 +53,8 @@ export function runDetectionPipeline(
 		detections = kept;
 	}
 	const results: DetectionResults = { detections, ...countDetections(detections, answer.labelsCount, image) };
-	if (!watch) return { results, leftOut };
+	const warnings = zonesPastTheImage(options.zonesAndSizes, size);
+	if (!watch) return { results, leftOut, warnings };
 	const counts = { counts: results.countsByLabel, ...(results.countsByZone ? { zones: results.countsByZone } : {}) };
-	return { results, leftOut, comparison: compareWithPreviousLook(watch.store, watch.watch, counts, watch.now) };
+	return { results, leftOut, warnings, comparison: compareWithPreviousLook(watch.store, watch.watch, counts, watch.now) };
 }

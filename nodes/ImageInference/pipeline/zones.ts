@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { DetectedObject } from '../contract';
 import { readChoice, readOptionalBoolean, readOptionalNumber, shownValue, truncate } from '../parameters/readers';
 import type { Point, Size } from './geometry';
-import { anchorPoint, areaFraction, insidePolygon, relativeBox, toPixels } from './geometry';
+import { anchorPoint, areaFraction, edgesCross, inAngleOrder, insidePolygon, polygonArea, relativeBox, toPixels } from './geometry';
 import type { DetectionStep, ImageFacts, PlacedDetection, Zone, ZoneAndSizeOptions } from './types';
 import { ZONE_ANCHORS, ZONE_UNITS } from './types';
 
@@ -68,6 +68,8 @@ function readZones(value: unknown, units: ZoneAndSizeOptions['units'], fail: (me
 		if (typeof parsed === 'string') {
 			return fail(`Zone "${truncate(name, 40)}": ${parsed}`, `Write the points as x,y pairs separated by spaces, e.g. "0.1,0.6 0.5,0.6 0.5,1 0.1,1" (${units === 'relative' ? 'fractions 0–1 of the image’s width and height' : 'pixels from the image’s top-left corner'}).`);
 		}
+		const problem = shapeProblem(parsed, units);
+		if (problem) fail(`Zone "${truncate(name, 40)}": ${problem.message}`, problem.description);
 		return { name, points: parsed };
 	});
 }
@@ -97,6 +99,31 @@ export function parsePoints(value: unknown, units: ZoneAndSizeOptions['units']):
 	}
 	if (points.length < 3) return `${points.length === 0 ? 'no points' : `only ${points.length} point${points.length === 1 ? '' : 's'}`}; a zone needs at least 3`;
 	return points;
+}
+
+/** What is wrong with a zone's shape as drawn (its edges cross, it has no area, its pixels look relative); undefined when nothing is. */
+export function shapeProblem(points: Point[], units: ZoneAndSizeOptions['units']): { message: string; description: string } | undefined {
+	const text = (polygon: readonly Point[]) => polygon.map(([x, y]) => `${x},${y}`).join(' ');
+	// a bow-tie's two halves cancel out in the area: crossing edges are told first
+	if (edgesCross(points)) {
+		const walked = inAngleOrder(points);
+		return {
+			message: 'its edges cross: the points are not in the order of its corners',
+			description: edgesCross(walked)
+				? 'Give the corners in the order you walk around the zone, each next to the one before.'
+				: `Give the corners in the order you walk around the zone, e.g. "${text(walked)}".`,
+		};
+	}
+	if (polygonArea(points) === 0) {
+		return { message: 'its points lie on one line, so it has no area', description: 'Give at least three corners that are not on one line, e.g. "0.1,0.6 0.5,0.6 0.5,1".' };
+	}
+	if (units === 'pixels' && points.every(([x, y]) => x <= 1 && y <= 1)) {
+		return {
+			message: 'every point is within 0–1, in Pixels: a zone of at most one pixel',
+			description: 'Set Zone Coordinates to Relative (0–1) if these are fractions of the image, or give the points in pixels.',
+		};
+	}
+	return undefined;
 }
 
 function toPoint(piece: unknown): Point | undefined {
@@ -158,6 +185,17 @@ export function requireSize(this: IExecuteFunctions, itemIndex: number, options:
 export function imageFacts(options: ZoneAndSizeOptions, size: Size | undefined): ImageFacts {
 	const zones = options.zones.map(({ name, points }) => ({ name, points: options.units === 'relative' && size ? toPixels(points, size) : points }));
 	return { size, zones };
+}
+
+/** A warning for each zone in pixels that reaches past the image, once its size is known: drawn on a larger frame, or a typo. */
+export function zonesPastTheImage(options: ZoneAndSizeOptions, size: Size | undefined): string[] {
+	if (options.units !== 'pixels' || !size) return [];
+	return options.zones.flatMap(({ name, points }) => {
+		const index = points.findIndex(([x, y]) => x > size.width || y > size.height);
+		if (index === -1) return [];
+		const [x, y] = points[index];
+		return [`Zone "${truncate(name, 40)}" reaches past the image (${size.width} × ${size.height} pixels) at point ${index + 1} (${x},${y}): it was drawn for another size, or Relative (0–1) is meant`];
+	});
 }
 
 /** A detection with where it is: its relative box and, with zones set, the zones its anchor is in. */

@@ -130,7 +130,8 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 
 	requireSize.call(this, plan.itemIndex, fields.detections.zonesAndSizes, size);
 	const watch = fields.watch && { watch: fields.watch, store: this.getWorkflowStaticData('node'), now: Date.now() };
-	const { results, leftOut, comparison } = runDetectionPipeline(result, size, fields.detections, watch);
+	const { results, leftOut, warnings: zoneWarnings, comparison } = runDetectionPipeline(result, size, fields.detections, watch);
+	warnings.push(...zoneWarnings);
 	context.hints.image(plan, size);
 	if (result.detections.length === 0) context.hints.nothing(plan, fields.request.confidence);
 	context.hints.leftOut(plan, result.detections.length, leftOut);
