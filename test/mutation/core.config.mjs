@@ -6,7 +6,10 @@ import base from '../../stryker.config.mjs';
 
 export const CORE_CODE = [
 	'nodes/ImageInference/contract.ts',
-	'nodes/ImageInference/helpers/detections.ts',
+	'nodes/ImageInference/pipeline/labels.ts',
+	'nodes/ImageInference/pipeline/maxObjects.ts',
+	'nodes/ImageInference/pipeline/counts.ts',
+	'nodes/ImageInference/pipeline/steps.ts',
 	'nodes/ImageInference/transport/pool.ts',
 	'nodes/ImageInference/transport/body.ts',
 	'nodes/ImageInference/transport/errors.ts',
@@ -15,7 +18,7 @@ export const CORE_CODE = [
 
 export const CORE_TESTS = [
 	'test/unit/body.test.ts',
-	'test/unit/detections.test.ts',
+	'test/unit/pipeline.test.ts',
 	'test/unit/errors.test.ts',
 	'test/unit/pool.test.ts',
 	'test/unit/retry.test.ts',

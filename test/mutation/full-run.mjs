@@ -13,8 +13,12 @@
 //                                             this refreshes the baseline)
 //   npm run test:mutation -- --part contract  one part only (with --resume too); merges when every
 //                                             part has a checkpoint
+//   npm run test:mutation -- --refresh        one StrykerJS run over the whole node from the
+//                                             committed baseline: only changed mutants run, as with
+//                                             --resume, with one dry run of the suite instead of
+//                                             one per part (no checkpoints: a stopped run starts over)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 
 import config from '../../stryker.config.mjs';
 import { BASELINE, slimBaseline, writeBaseline } from './baseline.mjs';
@@ -30,6 +34,21 @@ if (onlyPart !== undefined && !(onlyPart in PARTS)) {
 }
 
 mkdirSync(PARTS_DIR, { recursive: true });
+
+if (args.includes('--refresh')) {
+	const started = Date.now();
+	copyFileSync(BASELINE, config.incrementalFile);
+	console.log('\n=== the whole node, from the committed baseline ===');
+	const stryker = spawnSync('npx', ['stryker', 'run', '--incremental'], { stdio: 'inherit' });
+	const minutes = ((Date.now() - started) / 60000).toFixed(1);
+	if (stryker.status !== 0) {
+		console.error(`The refresh failed after ${minutes} min (exit ${stryker.status ?? stryker.signal}).`);
+		process.exit(1);
+	}
+	console.log(`=== done in ${minutes} min ===`);
+	report(slimBaseline(JSON.parse(readFileSync(config.incrementalFile, 'utf8'))));
+	process.exit(0);
+}
 
 /** A part's first checkpoint for --resume: the committed baseline's results for the part's files, and every test. */
 function checkpointFromBaseline(part) {
@@ -95,18 +114,22 @@ for (const part of Object.keys(PARTS)) {
 		};
 	}
 }
-const baseline = slimBaseline(merged);
-writeBaseline(baseline);
+report(slimBaseline(merged));
 
-// a file whose mutants do not count (none, or only errors) scores as fully detected
-const percentOf = ({ percent }) => percent ?? 100;
-const rows = Object.entries(baseline.files).map(([file, { mutants }]) => ({ file, ...mutationScore(mutants) }));
-for (const row of rows.sort((a, b) => percentOf(a) - percentOf(b))) {
-	console.log(`${percentOf(row).toFixed(2).padStart(6)} %  ${String(row.detected).padStart(4)} / ${String(row.scored).padEnd(4)} ${row.file}`);
+/** Writes the baseline, prints its score per file and in all, and fails under the threshold. */
+function report(baseline) {
+	writeBaseline(baseline);
+
+	// a file whose mutants do not count (none, or only errors) scores as fully detected
+	const percentOf = ({ percent }) => percent ?? 100;
+	const rows = Object.entries(baseline.files).map(([file, { mutants }]) => ({ file, ...mutationScore(mutants) }));
+	for (const row of rows.sort((a, b) => percentOf(a) - percentOf(b))) {
+		console.log(`${percentOf(row).toFixed(2).padStart(6)} %  ${String(row.detected).padStart(4)} / ${String(row.scored).padEnd(4)} ${row.file}`);
+	}
+	const score = mutationScore(Object.values(baseline.files).flatMap((file) => file.mutants));
+	const total = { ...score, percent: percentOf(score) };
+	const threshold = config.thresholds.break;
+	console.log(`\nMutation score of the node: ${total.percent.toFixed(2)} % (${total.detected} of ${total.scored} mutants detected; threshold ${threshold} %).`);
+	console.log(`Baseline written: ${BASELINE} (commit it with the change it measures).`);
+	if (total.percent < threshold) process.exit(1);
 }
-const score = mutationScore(Object.values(baseline.files).flatMap((file) => file.mutants));
-const total = { ...score, percent: percentOf(score) };
-const threshold = config.thresholds.break;
-console.log(`\nMutation score of the node: ${total.percent.toFixed(2)} % (${total.detected} of ${total.scored} mutants detected; threshold ${threshold} %).`);
-console.log(`Baseline written: ${BASELINE} (commit it with the change it measures).`);
-if (total.percent < threshold) process.exit(1);

@@ -14,9 +14,9 @@ export const PARTS = {
 	// the contract and what reads and maps answers
 	contract: [`${SRC}/{contract,transport/errors,transport/retry,transport/body}.ts`, 'credentials/**/*.ts'],
 	// sending requests: many mutants here make a request wait or loop until StrykerJS's timeout
-	requests: [`${SRC}/transport/{index,liftImage}.ts`],
-	'image-input': [`${SRC}/helpers/{imageInput,imageSize,imageType,agentInputBinary,base64}.ts`],
-	'watch-and-tool': [`${SRC}/helpers/{zones,geometry,previousLook,readAhead,toolOutput,annotatedImage,detections,pool}.ts`],
+	requests: [`${SRC}/transport/{index,answerReader,pool}.ts`],
+	'image-input': [`${SRC}/input/*.ts`],
+	'watch-and-tool': [`${SRC}/{pipeline,output}/*.ts`],
 	'actions-and-rest': [],
 };
 
