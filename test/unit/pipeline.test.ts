@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { DetectedObject } from '../../nodes/ImageInference/contract';
 import { parseLabelList } from '../../nodes/ImageInference/pipeline/labels';
 import { DETECTION_STEPS, runDetectionPipeline } from '../../nodes/ImageInference/pipeline/steps';
@@ -40,6 +43,14 @@ describe('what happens to the detections', () => {
 		]);
 		expect(leftOut).toEqual({ onlyLabels: 1, ignoreLabels: 1, zonesAndSizes: 1, maxObjects: 2 });
 		expect(run(many, {}).leftOut).toEqual({ onlyLabels: 0, ignoreLabels: 0, zonesAndSizes: 0, maxObjects: 0 });
+	});
+
+	it('docs/watching.md lists the steps in the order the node runs them', () => {
+		const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'watching.md'), 'utf8');
+		const section = doc.slice(doc.indexOf('### The order'));
+		const listed = [...section.matchAll(/^\d+\. \*\*([^*]+)\*\*/gm)].map((match) => match[1]);
+		// the service's threshold comes first, the counts last; the node's steps in between
+		expect(listed.slice(1, -1)).toEqual(DETECTION_STEPS.map((step) => step.name));
 	});
 
 	it('counts what is kept in the service’s label order; nothing kept is a summary too', () => {
