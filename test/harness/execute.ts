@@ -72,6 +72,8 @@ export interface RunOptions {
 	binaryMode?: 'filesystem' | 'database' | 'default';
 	/** Run as one tool call of an AI Agent whose input came from another node (with asTool; `items` unused). */
 	agentInput?: AgentInput;
+	/** How n8n runs the workflow (`getMode()`): `manual` from the editor, `trigger` or `webhook` when active; default `trigger`. */
+	mode?: 'manual' | 'trigger' | 'webhook' | 'internal';
 	/** The workflow's static data as `getWorkflowStaticData('node')` returns it; pass the same object to runs that follow each other. */
 	staticData?: IDataObject;
 	/** Context methods left out, as a runner other than n8n's own may (n8n 1.123 and 2.41 have both). */
@@ -230,6 +232,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		...(without.has('getExecutionCancelSignal') ? {} : { getExecutionCancelSignal: () => options.signal ?? new AbortController().signal }),
 		...(without.has('addExecutionHints') ? {} : { addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added) }),
 		// as n8n's Workflow.getStaticData (n8n-workflow src/workflow.ts): "node" is this node's own, "global" the workflow's; any other kind throws
+		getMode: () => options.mode ?? 'trigger',
 		getWorkflowStaticData: (type: string) => {
 			if (type === 'node') return (options.staticData ??= {});
 			if (type === 'global') return (globalStaticData ??= {});

@@ -230,6 +230,46 @@ describe('Compare With Previous Look', () => {
 		]);
 		expect(Object.keys(staticData.looks as object).sort()).toEqual(['gate', 'yard']);
 	});
+
+	it('a look under other settings (a zone redrawn, a label filter, the threshold) starts a new baseline instead of reporting a false arrival', async () => {
+		const staticData: IDataObject = {};
+		const look = async (extra: IDataObject) =>
+			(await run(detectParameters(server(), { options: watchOptions(extra) }), [photoItem('carInZone')], { staticData })).items[0].json.comparison as IDataObject;
+		// the first zone misses the parked car; redrawn, it holds it: not an arrival
+		await look({ zones: { zone: [{ name: 'driveway', points: '0,0 0.1,0 0.1,0.1 0,0.1' }] } });
+		const redrawn = await look({});
+		expect(redrawn).toMatchObject({ changed: false, appeared: [], reason: 'the threshold, labels, zones or sizes changed since the last look: this look is the new baseline' });
+		expect(await look({})).toMatchObject({ changed: false, reason: 'no change since the last look' });
+		expect(await look({ confidence: 0.2 })).toMatchObject({ changed: false, reason: expect.stringMatching(/new baseline/) });
+		expect(await look({ confidence: 0.2, ignoreLabels: 'truck' })).toMatchObject({ changed: false, reason: expect.stringMatching(/new baseline/) });
+	});
+
+	it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('the Watch Key "%s" is a key like any other', async (watchKey) => {
+		const staticData: IDataObject = {};
+		const look = async (name: FrameName) =>
+			(await run(detectParameters(server(), { options: watchOptions({ watchKey }) }), [photoItem(name)], { staticData })).items[0].json.comparison as IDataObject;
+		expect(await look('empty')).toMatchObject({ key: watchKey, reason: expect.stringMatching(/first look/) });
+		expect(await look('carInZone')).toMatchObject({ key: watchKey, changed: true, appeared: [CAR] });
+		expect(Object.keys(staticData.looks as object)).toEqual([watchKey]);
+		expect(JSON.parse(JSON.stringify(staticData)).looks[watchKey].counts).toEqual({ [CAR]: 1 });
+	});
+
+	it('hints a key’s first look, and a look a manual run does not keep', async () => {
+		const staticData: IDataObject = {};
+		const parameters = detectParameters(server(), { options: (itemIndex: number) => watchOptions({ watchKey: itemIndex === 0 ? 'gate' : 'yard' }) });
+		const lookHints = (hints: Array<{ message: string }>) => hints.map((hint) => hint.message).filter((message) => message.startsWith('Compare With Previous Look'));
+		const first = await run(parameters, [photoItem('empty'), photoItem('empty')], { staticData });
+		expect(lookHints(first.hints)).toEqual([
+			'Compare With Previous Look: the first look for Watch Keys "gate" and "yard" (items 0 and 1), so there was nothing to compare with and comparison.changed is false; the next look compares with this one.',
+		]);
+		const again = await run(parameters, [photoItem('empty'), photoItem('empty')], { staticData });
+		expect(lookHints(again.hints)).toEqual([]);
+		const manual = await run(parameters, [photoItem('empty'), photoItem('carInZone')], { staticData: {}, mode: 'manual' });
+		expect(lookHints(manual.hints)).toEqual([
+			expect.stringMatching(/^Compare With Previous Look: the first look for Watch Keys "gate" and "yard"/),
+			"Compare With Previous Look: this is a manual run, and n8n keeps a workflow's static data only for runs of the active workflow, so the looks of items 0 and 1 were not kept: the next look compares with the last one an active run kept. Activate the workflow to watch the place.",
+		]);
+	});
 });
 
 describe('Zones in tool mode', () => {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { DEFAULT_WATCH_KEY, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, readWatch } from '../../nodes/ImageInference/pipeline/comparison';
+import { DEFAULT_WATCH_KEY, MAX_WATCH_BYTES, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, fingerprint, readWatch } from '../../nodes/ImageInference/pipeline/comparison';
 import { failureOf } from '../node/setup';
 
 const MINUTE = 60_000;
@@ -109,6 +109,38 @@ describe('Compare With Previous Look', () => {
 		expect(keys).toContain('new camera');
 		expect(keys).not.toContain('camera 1');
 		expect(keys).toContain('camera 2');
+	});
+
+	it(`keeps at most ${MAX_WATCH_BYTES} characters of looks: at 20 zones of 30 labels, the newest keys that fit`, () => {
+		const store: IDataObject = {};
+		const labels = Array.from({ length: 30 }, (_, index) => `label number ${index}`);
+		const counts = Object.fromEntries(labels.map((label, index) => [label, index + 1]));
+		const zones = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`zone number ${index}`, counts]));
+		const settings = fingerprint({ every: 'option' });
+		for (let camera = 0; camera < MAX_WATCH_KEYS; camera++) {
+			compareWithPreviousLook(store, { key: `camera ${camera}`, cooldownMs: 0, settings }, { counts, zones }, T0 + camera * MINUTE);
+			expect(JSON.stringify(store.looks).length).toBeLessThanOrEqual(MAX_WATCH_BYTES);
+		}
+		const keys = Object.keys(store.looks as object);
+		const kept = JSON.stringify(store.looks).length;
+		// the newest keys that fit: one more would not
+		expect(kept + kept / keys.length).toBeGreaterThan(MAX_WATCH_BYTES);
+		expect(keys).toEqual(Array.from({ length: keys.length }, (_, index) => `camera ${MAX_WATCH_KEYS - keys.length + index}`));
+	});
+
+	it('a single key larger than the bound is still kept: the look just taken is never forgotten', () => {
+		const store: IDataObject = {};
+		const counts = Object.fromEntries(Array.from({ length: 2_000 }, (_, index) => [`a rather long label ${index}`, 1]));
+		compareWithPreviousLook(store, { key: 'big', cooldownMs: 0 }, { counts: { car: 1 } }, T0);
+		compareWithPreviousLook(store, { key: 'huge', cooldownMs: 0 }, { counts, zones: { a: counts } }, T0 + MINUTE);
+		expect(Object.keys(store.looks as object)).toEqual(['huge']);
+	});
+
+	it('tells settings apart by a short fingerprint', () => {
+		expect(fingerprint({ confidence: 0.5, zones: [] })).toMatch(/^[0-9a-f]{8}$/);
+		expect(fingerprint({ confidence: 0.5, zones: [] })).toBe(fingerprint({ confidence: 0.5, zones: [] }));
+		expect(fingerprint({ confidence: 0.5, zones: [] })).not.toBe(fingerprint({ confidence: 0.4, zones: [] }));
+		expect(fingerprint({ a: 'é' })).not.toBe(fingerprint({ a: 'e' }));
 	});
 
 	it('keeps a copy of the counts: changing the output later does not change the kept look', () => {

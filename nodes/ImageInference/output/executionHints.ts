@@ -41,6 +41,8 @@ export class ExecutionHints {
 	private readonly filtered: Array<ImageNote & { found: number; leftOut: LeftOutCounts }> = [];
 	private readonly skippedFiles = new Map<number, SkippedFile[]>();
 	private readonly largeImages: Array<ImageNote & { fileName: string; size: ImageSize }> = [];
+	private readonly firstLooks: Array<ImageNote & { key: string }> = [];
+	private readonly unkeptLooks: ImageNote[] = [];
 
 	constructor(private readonly keySentAs: unknown) {}
 
@@ -63,8 +65,20 @@ export class ExecutionHints {
 		this.filtered.push({ itemIndex: plan.itemIndex, position: plan.position, found, leftOut });
 	}
 
+	/**
+	 * A look of Compare With Previous Look: a key's first, or one n8n will not keep. n8n saves a
+	 * workflow's static data after a run only when its mode is not `manual` (the execution
+	 * lifecycle hooks' `isManualMode` test, packages/cli/src/execution-lifecycle/execution-lifecycle-hooks.ts,
+	 * in 1.123.81 and 2.41.1), so a manual run's look is gone when the run ends.
+	 */
+	look(plan: HintedImage, key: string, first: boolean, kept: boolean): void {
+		const note = { itemIndex: plan.itemIndex, position: plan.position };
+		if (first) this.firstLooks.push({ ...note, key });
+		if (!kept) this.unkeptLooks.push(note);
+	}
+
 	list(): NodeExecutionHint[] {
-		return [this.nothingHint(), this.filteredHint(), this.skippedHint(), this.largeHint(), this.keyHint()].filter(
+		return [this.nothingHint(), this.filteredHint(), this.skippedHint(), this.largeHint(), this.firstLookHint(), this.unkeptHint(), this.keyHint()].filter(
 			(hint): hint is NodeExecutionHint => hint !== undefined,
 		);
 	}
@@ -132,6 +146,24 @@ export class ExecutionHints {
 			`${images.length === 1 ? 'One image is' : `${images.length} images are`} over ${LARGE_IMAGE_PIXELS / 1_000_000} megapixels ` +
 				`(${listed.join('; ')}${more}), which makes the service call slow: the whole file is uploaded (and an annotated picture as large comes back). ` +
 				`Resize first with n8n's Edit Image node (Operation Resize, Width and Height ${SUGGESTED_LONG_SIDE}, Resize Option Only if Larger).`,
+		);
+	}
+
+	private firstLookHint(): NodeExecutionHint | undefined {
+		if (!this.firstLooks.length) return undefined;
+		const keys = [...new Set(sorted(this.firstLooks).map((look) => `"${look.key}"`))];
+		const shown = keys.slice(0, MAX_LISTED).concat(keys.length > MAX_LISTED ? [`${keys.length - MAX_LISTED} more`] : []);
+		return outputHint(
+			`Compare With Previous Look: the first look for Watch Key${keys.length === 1 ? '' : 's'} ${joinWords(shown)} (${itemList(this.firstLooks.map((look) => look.itemIndex))}), ` +
+				'so there was nothing to compare with and comparison.changed is false; the next look compares with this one.',
+		);
+	}
+
+	private unkeptHint(): NodeExecutionHint | undefined {
+		if (!this.unkeptLooks.length) return undefined;
+		return outputHint(
+			`Compare With Previous Look: this is a manual run, and n8n keeps a workflow's static data only for runs of the active workflow, so the looks of ${itemList(this.unkeptLooks.map((look) => look.itemIndex))} were not kept: ` +
+				'the next look compares with the last one an active run kept. Activate the workflow to watch the place.',
 		);
 	}
 

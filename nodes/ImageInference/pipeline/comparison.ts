@@ -11,6 +11,12 @@ import { readOptionalBoolean, readOptionalNumber } from '../parameters/readers';
 
 /** The most watch keys kept; beyond it the key seen longest ago is forgotten. */
 export const MAX_WATCH_KEYS = 100;
+/**
+ * The most the node keeps in static data, as JSON characters: n8n writes a workflow's static data
+ * back after each production execution that changed it. Beyond it the keys seen longest ago are
+ * forgotten (a key with 20 zones of 30 short labels each takes about 7 KB; docs/watching.md).
+ */
+export const MAX_WATCH_BYTES = 100_000;
 export const MAX_WATCH_KEY_LENGTH = 200;
 /** A week. */
 export const COOLDOWN_BOUNDS = { min: 0, max: 10_080 };
@@ -21,6 +27,8 @@ export type Counts = Record<string, number>;
 export interface Watch {
 	key: string;
 	cooldownMs: number;
+	/** A fingerprint of what decides the counts (threshold, labels, zones, sizes): a look under other settings is not compared. */
+	settings?: string;
 }
 
 /** What the static data keeps of a key's last look. */
@@ -30,6 +38,8 @@ interface RememberedLook {
 	zones?: Record<string, Counts>;
 	/** When a change was last reported for this key: the cooldown runs from it. */
 	reportedAt?: string;
+	/** The settings the look was taken under (Watch.settings). */
+	settings?: string;
 }
 
 export interface Change {
@@ -91,6 +101,7 @@ export function compareWithPreviousLook(
 	let changed = false;
 	let reportedAt = previous?.reportedAt;
 	if (!previous) reason = 'first look for this key: nothing to compare with yet';
+	else if (previous.settings !== watch.settings) reason = 'the threshold, labels, zones or sizes changed since the last look: this look is the new baseline';
 	else if (!differs) reason = 'no change since the last look';
 	else if (coolingUntil !== undefined) reason = `changed since the last look, not reported: within the cooldown after the change at ${previous.reportedAt}`;
 	else {
@@ -100,13 +111,16 @@ export function compareWithPreviousLook(
 	}
 	const asReported = (change: Change): Change => (changed ? change : { ...noChange(), previousCountsByLabel: change.previousCountsByLabel });
 
-	looks[watch.key] = {
+	const look: RememberedLook = {
 		seenAt: new Date(now).toISOString(),
 		counts: { ...current.counts },
 		...(current.zones ? { zones: Object.fromEntries(Object.entries(current.zones).map(([zone, counts]) => [zone, { ...counts }])) } : {}),
 		...(reportedAt ? { reportedAt } : {}),
+		...(watch.settings !== undefined ? { settings: watch.settings } : {}),
 	};
-	forgetOldest(looks);
+	// defined, not assigned: a key such as "__proto__" is then a key like any other
+	Object.defineProperty(looks, watch.key, { value: look, enumerable: true, writable: true, configurable: true });
+	forgetOldest(looks, watch.key);
 	const cooldownEnd = reportedAt && watch.cooldownMs > 0 ? Date.parse(reportedAt) + watch.cooldownMs : undefined;
 	return {
 		key: watch.key,
@@ -135,10 +149,27 @@ function changeBetween(previous: Counts, current: Counts): Change {
 const hasChange = (change: Change) => Object.keys(change.changeByLabel).length > 0;
 const noChange = (): Change => ({ appeared: [], disappeared: [], changeByLabel: {}, previousCountsByLabel: {} });
 
-function forgetOldest(looks: Record<string, RememberedLook>): void {
+/** Forgets the keys seen longest ago while more than MAX_WATCH_KEYS are kept or they take more than MAX_WATCH_BYTES; never `current`. */
+function forgetOldest(looks: Record<string, RememberedLook>, current: string): void {
 	const keys = Object.keys(looks);
-	if (keys.length <= MAX_WATCH_KEYS) return;
-	const bySeen = keys.sort((a, b) => Date.parse(looks[a].seenAt) - Date.parse(looks[b].seenAt));
-	for (const key of bySeen.slice(0, keys.length - MAX_WATCH_KEYS)) delete looks[key];
+	let size = JSON.stringify(looks).length;
+	if (keys.length <= MAX_WATCH_KEYS && size <= MAX_WATCH_BYTES) return;
+	const bySeen = keys.filter((key) => key !== current).sort((a, b) => Date.parse(looks[a].seenAt) - Date.parse(looks[b].seenAt));
+	for (const key of bySeen) {
+		if (Object.keys(looks).length <= MAX_WATCH_KEYS && size <= MAX_WATCH_BYTES) return;
+		// the entry's own characters, its key and the comma between entries
+		size -= JSON.stringify(looks[key]).length + JSON.stringify(key).length + 2;
+		delete looks[key];
+	}
+}
+
+/** A short fingerprint of a value's JSON (FNV-1a, 32 bits): enough to tell settings apart, small to keep. */
+export function fingerprint(value: unknown): string {
+	let hash = 0x811c9dc5;
+	for (const char of JSON.stringify(value) ?? '') {
+		hash ^= char.codePointAt(0)!;
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return hash.toString(16).padStart(8, '0');
 }
 

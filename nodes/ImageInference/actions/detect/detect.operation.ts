@@ -10,7 +10,7 @@ import { aboutTheImage, outputItem, passedThroughBinaries } from '../../output/o
 import { runsAsTool } from '../../output/toolResult';
 import { readChoice, readFieldName, readOptionalBoolean, readOptionalNumber, readOptions } from '../../parameters/readers';
 import type { Watch } from '../../pipeline/comparison';
-import { readWatch } from '../../pipeline/comparison';
+import { fingerprint, readWatch } from '../../pipeline/comparison';
 import { readDetectionOptions, runDetectionPipeline } from '../../pipeline/steps';
 import type { DetectionOptions } from '../../pipeline/types';
 import { checkSizeKnowable, requireSize } from '../../pipeline/zones';
@@ -61,6 +61,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 		url: imageSource === 'url',
 		annotated: imageFields.annotated !== undefined && request.annotate !== false,
 	});
+	const watch = readWatch.call(this, itemIndex, options);
 	return {
 		request,
 		detections,
@@ -71,7 +72,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 		includeImagesWithoutObjects:
 			readOptionalBoolean.call(this, itemIndex, options, 'includeImagesWithoutObjects', 'Include Images Without Objects') ?? false,
 		imageFields,
-		watch: readWatch.call(this, itemIndex, options),
+		// a look taken under other settings counts other things: it is a new baseline, not a change
+		watch: watch && { ...watch, settings: fingerprint({ confidence: request.confidence ?? null, ...detections }) },
 	};
 }
 
@@ -135,6 +137,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 	context.hints.image(plan, size);
 	if (result.detections.length === 0) context.hints.nothing(plan, fields.request.confidence);
 	context.hints.leftOut(plan, result.detections.length, leftOut);
+	if (comparison) context.hints.look(plan, comparison.key, comparison.previousSeenAt === null, this.getMode() !== 'manual');
 
 	if (!size) warnings.push('The image’s size is unknown (an image URL without the annotated picture): relativeBox is null');
 	const aboutImage: IDataObject = {
