@@ -11,6 +11,7 @@ import { runsAsTool } from '../../output/toolResult';
 import { readChoice, readFieldName, readOptionalBoolean, readOptionalNumber, readOptions } from '../../parameters/readers';
 import type { Watch } from '../../pipeline/comparison';
 import { fingerprint, readWatch } from '../../pipeline/comparison';
+import type { DetectionResults } from '../../pipeline/steps';
 import { readDetectionOptions, runDetectionPipeline } from '../../pipeline/steps';
 import type { DetectionOptions } from '../../pipeline/types';
 import { checkSizeKnowable, requireSize } from '../../pipeline/zones';
@@ -150,7 +151,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 
 /** One item for the image, or one per object (Output Items). */
 function detectOutputItems(
-	results: ReturnType<typeof runDetectionPipeline>['results'],
+	results: DetectionResults,
 	aboutImage: IDataObject,
 	binary: IBinaryKeyData,
 	itemIndex: number,
