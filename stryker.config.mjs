@@ -10,7 +10,7 @@ export default {
 	coverageAnalysis: 'perTest',
 	checkers: [],
 	mutate: ['nodes/**/*.ts', 'credentials/**/*.ts', '!nodes/**/*.description.ts'],
-	ignorePatterns: ['dist', 'reports', 'test/mutation/baseline.json', 'demo-output', 'test-output', '.tmp', 'docs', '*.tgz'],
+	ignorePatterns: ['dist', 'reports', 'test/mutation/baseline.json', 'demo-output', 'test-output', '.tmp', '*.tgz'],
 	tempDirName: '.stryker-tmp',
 	reporters: ['clear-text', 'progress', 'html', 'json'],
 	htmlReporter: { fileName: 'reports/mutation/index.html' },

@@ -57,6 +57,12 @@ describe('several images per item', () => {
 	const summaryAlone = async (bytes: Buffer, fileName: string) =>
 		(await run(detectParameters(server()), [{ binary: { data: { bytes, fileName, mimeType: 'image/jpeg' } } }])).items[0].json.summary;
 
+	it('takes the field list as a list an expression gives (e.g. {{ ["attachment_2", "attachment_0"] }})', async () => {
+		const { items } = await run(detectParameters(server(), { binaryPropertyName: ['attachment_2', ' attachment_0 '] }), [mailItem()]);
+		expect(items.map((item) => item.json.field)).toEqual(['attachment_2', 'attachment_0']);
+		expect(server().requests).toHaveLength(2);
+	});
+
 	it('takes a comma-separated field list: one item per image, in the list’s order, each paired with its item', async () => {
 		const { items, bytes } = await run(detectParameters(server(), { binaryPropertyName: 'attachment_2, attachment_0' }), [mailItem()]);
 		expect(items).toHaveLength(2);

@@ -98,7 +98,7 @@ describe('Model: the ID the request goes to', () => {
 		});
 
 		it.each([
-			['a UUID with one character too many (was cut to the UUID before)', () => `${model()}X`, /^Model ID ".+X" is not a UUID$/],
+			['a UUID with one character too many', () => `${model()}X`, /^Model ID ".+X" is not a UUID$/],
 			['two UUIDs in a text that is not a model link', () => `${WORKSPACE} ${model()}`, /is not a UUID/],
 			['a name', () => 'my-model', /^Model ID "my-model" is not a UUID$/],
 		])('%s: an item error, no request', async (_case, value, message) => {

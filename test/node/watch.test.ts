@@ -164,6 +164,9 @@ describe('Watching a place: bad options fail before any request, naming the item
 		const { items } = await run(detectParameters(server(), { options: { minObjectSize: 0.003, maxObjectSize: 0.003, zones: { zone: null } } }), [photoItem('carInZone')]);
 		expect(items[0].json.totalDetections).toBe(0);
 		expect(items[0].json.countsByZone).toBeUndefined();
+		// the whole Zones collection an expression left null: no zones either
+		const unset = await run(detectParameters(server(), { options: { zones: null } }), [photoItem('carInZone')]);
+		expect(unset.items[0].json.countsByZone).toBeUndefined();
 	});
 
 	it('relative zones or size options with an image URL and no annotated picture: refused before the request', async () => {
