@@ -29,6 +29,16 @@ import {
 } from './lib';
 
 const CREDENTIAL_ID = 'credErrorOut0001';
+/** What a failed item says of the 503 its model answers after both attempts, on either output. */
+const OVERLOADED = {
+	message: 'The service failed (503 Service Unavailable) (gave up after 2 attempts)',
+	description: 'The service said: overloaded',
+	httpCode: '503',
+	status: 503,
+	code: 'server_error',
+	details: [],
+	attempts: 2,
+};
 const AGENT_WORKFLOW = path.join(__dirname, 'workflows', 'agent-image-inference.json');
 
 describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
@@ -154,15 +164,7 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 				details: [],
 				attempts: 0,
 			},
-			{
-				message: 'The service failed (503 Service Unavailable) (gave up after 2 attempts)',
-				description: 'The service said: overloaded',
-				httpCode: '503',
-				status: 503,
-				code: 'server_error',
-				details: [],
-				attempts: 2,
-			},
+			OVERLOADED,
 			{
 				message: expect.stringMatching(/answer could not be read: the 200 answer is not JSON/),
 				description: expect.any(String),
@@ -215,15 +217,7 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 		expect(items[3].json).toEqual({
 			case: '503',
 			modelId: models.overloaded,
-			error: {
-				message: 'The service failed (503 Service Unavailable) (gave up after 2 attempts)',
-				description: 'The service said: overloaded',
-				httpCode: '503',
-				status: 503,
-				code: 'server_error',
-				details: [],
-				attempts: 2,
-			},
+			error: OVERLOADED,
 		});
 		expect(items[3].binary?.data?.fileName).toBe('car.jpg');
 		const errorOf = (index: number) => items[index].json.error as { message: string; code: string | null };
