@@ -1,8 +1,7 @@
 // One part of the full mutation run (test/mutation/full-run.mjs): the files of the part named by
-// MUTATION_PART, against every unit and integration test, as stryker.config.mjs sets them. Each
-// part keeps its own incremental file (test/mutation/parts/<part>.json, committed), so a full run
-// that is stopped, even in another session on another machine, keeps the parts it finished, and
-// `npm run test:mutation -- --resume` reruns only what is missing or changed.
+// MUTATION_PART, against every unit and integration test, as stryker.config.mjs sets them. The
+// part's checkpoint is its own incremental file (parts.mjs `partFile`), which StrykerJS writes
+// when the part ends and full-run.mjs merges into the committed baseline.
 import base from '../../stryker.config.mjs';
 import { PARTS_DIR, partFile, partMutate } from './parts.mjs';
 

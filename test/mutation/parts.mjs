@@ -1,13 +1,17 @@
-// The parts of the full mutation run (full-run.mjs; each run by part.config.mjs).
+// The parts of the full mutation run (full-run.mjs runs each with part.config.mjs). A part is a
+// set of source files; each is a StrykerJS run of its own, so a full run that is stopped keeps
+// the parts it finished, and a part can be run alone.
+import { createRequire } from 'node:module';
+
 import base from '../../stryker.config.mjs';
 
 const SRC = 'nodes/ImageInference';
 
-// About a thousand mutants or fewer each (each part's time: docs/testing.md); the
-// last part takes every file of stryker.config.mjs's `mutate` that no other part names, so a new
-// file is never left out.
+// About a thousand mutants or fewer each (each part's time: docs/testing.md). The last part takes
+// every file of stryker.config.mjs's `mutate` that no other part names, so a new file is never
+// left out.
 export const PARTS = {
-	// the contract and what reads and maps answers: quick to kill (the core run's ground)
+	// the contract and what reads and maps answers
 	contract: [`${SRC}/{contract,transport/errors,transport/retry,transport/body}.ts`, 'credentials/**/*.ts'],
 	// sending requests: many mutants here make a request wait or loop until StrykerJS's timeout
 	requests: [`${SRC}/transport/{index,liftImage}.ts`],
@@ -16,14 +20,14 @@ export const PARTS = {
 	'actions-and-rest': [],
 };
 
-// Reports of a part (HTML, JSON) are not tracked; its results are: a full run takes longer than a
-// session on this machine, and parts kept only in the untracked reports/ were lost with the machine.
+// A part's reports (HTML, JSON) and its checkpoint (its StrykerJS incremental file, the part's
+// results so far) live in the untracked reports/; the committed result is the merged baseline.
 export const PARTS_DIR = 'reports/mutation/parts';
-export const PART_RESULTS_DIR = 'test/mutation/parts';
 
-/** Where a part keeps its incremental file (its results, which the merge reads; committed). */
-export const partFile = (part) => `${PART_RESULTS_DIR}/${part}.json`;
+/** A part's checkpoint: its StrykerJS incremental file, which full-run.mjs merges. */
+export const partFile = (part) => `${PARTS_DIR}/${part}.incremental.json`;
 
+/** The `mutate` patterns of a part, as StrykerJS reads them (a leading `!` leaves files out). */
 export function partMutate(name) {
 	if (!(name in PARTS)) throw new Error(`MUTATION_PART must be one of: ${Object.keys(PARTS).join(', ')}`);
 	if (PARTS[name].length) return PARTS[name];
@@ -31,3 +35,21 @@ export function partMutate(name) {
 	return [...base.mutate, ...named.map((pattern) => `!${pattern}`)];
 }
 
+// The glob matcher StrykerJS itself matches `mutate` patterns with (its dependency, not ours).
+const { minimatch } = createRequire(createRequire(import.meta.url).resolve('@stryker-mutator/core'))('minimatch');
+
+/**
+ * Whether a source file (a path relative to the project, as reports name it) belongs to a part:
+ * the patterns in order, a match setting it in and a `!` match taking it out, as StrykerJS does.
+ */
+export function inPart(name, file) {
+	let inside = false;
+	for (const pattern of partMutate(name)) {
+		if (pattern.startsWith('!')) {
+			if (minimatch(file, pattern.slice(1))) inside = false;
+		} else if (minimatch(file, pattern)) {
+			inside = true;
+		}
+	}
+	return inside;
+}

@@ -1,7 +1,7 @@
 // Hands jest only the test files that reached the active mutant in the dry run (environment.js
 // records them). StrykerJS's jest runner otherwise loads every test file for every mutant and
-// filters tests by name, so each mutant paid for all the files' imports and module-level setup
-// (about 1 s a file: n8n-workflow alone is some 700 modules). Since the first failing test ends a
+// filters tests by name, so each mutant would pay for all the files' imports and module-level
+// setup (about 1 s a file: n8n-workflow alone is some 700 modules). Since the first failing test ends a
 // mutant's run (environment.js, runner.js), the files go in the order of their expected cost to a
 // kill: their time in the dry run, divided by one plus how many of their tests reach the mutant
 // and by one plus how many of the last 20 mutants they killed (StrykerJS tests a source file's
