@@ -190,10 +190,6 @@ const NOT_THE_SERVICE_MESSAGE = 'This Base URL did not answer like the image inf
 
 describe('credential test against the reference server', () => {
 	const { server } = useServer({ apiKey: 'credential-test-key', defaultModels: 'synthetic' });
-	// The reference server looks the model up before it reads the body (an unknown model: 404
-	// { detail }); the test counts on the service answering the empty request 400 (no image), which
-	// the reference server gives for a model it hosts.
-	beforeAll(() => server().registerModel('detect', NIL_UUID));
 
 	it.each(['header', 'query'])('a good key sent as %s passes: the nil model answers 400 (no image) with a message', async (sendAs) => {
 		const result = await runCredentialTest({ baseUrl: server().url, apiKey: server().apiKey, sendAs });
@@ -212,10 +208,11 @@ describe('credential test against the reference server', () => {
 	});
 });
 
-describe('credential test against a service that answers an unknown model 404 without a message', () => {
+describe('credential test against a service that looks the model up before the body and answers 404 without a message', () => {
 	const { server } = useServer({ defaultModels: 'synthetic' });
 
 	it('a good key fails as not the service (the limit docs/compatibility.md names)', async () => {
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 404, body: { detail: 'Not Found' } } });
 		const result = await runCredentialTest({ baseUrl: server().url, apiKey: server().apiKey, sendAs: 'header' });
 		expect(result).toEqual({ status: 'Error', message: NOT_THE_SERVICE_MESSAGE, httpStatus: 404 });
 		expect(server().requests.map((r) => [r.method, r.modelId, r.status])).toEqual([['POST', NIL_UUID, 404]]);

@@ -334,12 +334,14 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		if (kind === 'detect' && !UUID.test(modelId)) {
 			throw new HttpAnswer(400, badRequest([{ location: 'path', type: 'type_error.uuid', pointer: 'model_id', message: 'value is not a valid uuid' }]));
 		}
-		const model = models.get(modelId.toLowerCase());
-		if (model?.kind !== kind) throw new HttpAnswer(404, { detail: 'Not Found' });
+		// the body is validated before the model is looked up, as a web framework validates a request
+		// before its handler runs: a body without an image is a 400 whatever the model
 		if (bodyError) throw new HttpAnswer(400, badRequest([bodyError]));
 		const schema = kind === 'detect' ? detectRequestSchema : classifyRequestSchema;
 		const parsed = schema.safeParse(kind === 'detect' ? withSnakeCaseOptions(body) : body);
 		if (!parsed.success) throw new HttpAnswer(400, badRequest(bodyIssues(parsed.error)));
+		const model = models.get(modelId.toLowerCase());
+		if (model?.kind !== kind) throw new HttpAnswer(404, { detail: 'Not Found' });
 		const bytes = await loadImage(parsed.data.image);
 		if (model.usesDetector) await detectorReady();
 		try {
