@@ -21,6 +21,8 @@ export default {
 	incrementalFile: 'reports/mutation/incremental.json',
 	thresholds: { high: 95, low: 90, break: 90 },
 	timeoutMS: 10000,
+	// the dry run (the whole suite with coverage) takes 3–4.5 min on 2 idle cores; a busy machine must not fail it
+	dryRunTimeoutMinutes: 15,
 	// Three runners on two cores: tests wait on sockets, simulated latency and back-off sleeps.
 	concurrency: 3,
 };
