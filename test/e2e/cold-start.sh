@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What a new contributor meets: a fresh `git clone` of this repository's HEAD in a temporary
 # folder, with HOME pointing at an empty folder (no npm cache, no n8n cache), runs the two commands
-# of the README's Development section exactly as written there. Checks that the demo wrote a real
+# of the README's Quick start section exactly as written there. Checks that the demo wrote a real
 # annotated image and a summary, that the tests passed, and prints how long each command took;
 # then runs the demo once more to time a warm run.
 #   usage: test/e2e/cold-start.sh        (or npm run cold-start)
@@ -18,13 +18,13 @@ unset NODE_OPTIONS NODE_ENV NODE_PATH INIT_CWD N8N_E2E_CACHE N8N_E2E_VERSIONS N8
 
 [ -z "$(git status --porcelain)" ] || echo "cold-start: note: uncommitted changes are not part of the clone" >&2
 
-# The README's two Development commands, read from it so that what runs is what it says.
+# The README's two Quick start commands, read from it so that what runs is what it says.
 mapfile -t commands < <(awk '
-  /^## Development/ { inside = 1; next }
+  /^## Quick start/ { inside = 1; next }
   inside && /^```/ { if (block) exit; block = 1; next }
   inside && block && NF { sub(/[ \t]+#.*$/, ""); print }
 ' README.md)
-[ ${#commands[@]} -eq 2 ] || { echo "cold-start: expected two commands in the README's Development section, found ${#commands[@]}" >&2; exit 1; }
+[ ${#commands[@]} -eq 2 ] || { echo "cold-start: expected two commands in the README's Quick start section, found ${#commands[@]}" >&2; exit 1; }
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/cold-start.XXXXXX")"
 export HOME="$work/home"
