@@ -160,7 +160,7 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 				description: expect.any(String),
 				httpCode: null,
 				status: null,
-				code: null,
+				code: 'invalid_parameter',
 				details: [],
 				attempts: 0,
 			},
@@ -192,8 +192,8 @@ describe.each(e2eVersions())('the error output in real n8n %s', (version) => {
 				details: [],
 				attempts: 2,
 			},
-			expect.objectContaining({ message: expect.stringMatching(/not an image/i), status: null, attempts: 0 }),
-			expect.objectContaining({ message: expect.stringMatching(/No binary field "data"/), status: null, attempts: 0 }),
+			expect.objectContaining({ message: expect.stringMatching(/not an image/i), status: null, code: 'invalid_image', attempts: 0 }),
+			expect.objectContaining({ message: expect.stringMatching(/No binary field "data"/), status: null, code: 'invalid_image', attempts: 0 }),
 		]);
 		// each failed item carries its input's file (none for the item that had none), to forward it
 		expect(failed.map((item) => item.binary?.data?.fileName ?? null)).toEqual(['car.jpg', 'car.jpg', 'car.jpg', 'car.jpg', 'car.jpg', 'notes.txt', null]);

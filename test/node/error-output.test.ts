@@ -2,7 +2,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { sha256 } from '../reference-server/faults';
 import type { InputItem } from '../harness/execute';
-import { CAR, DOG, detectParameters, useServer } from './setup';
+import { CAR, DOG, detectParameters, fixture, useServer } from './setup';
 
 /**
  * On Error "Continue (using error output)": the harness routes the node's output as n8n's engine
@@ -26,10 +26,10 @@ describe('On Error: Continue (using error output)', () => {
 	 * The error output holds the failed item alone: its input's fields (n8n's merge), what failed,
 	 * and the input's file, so an error branch can forward the photo.
 	 */
-	const failedItem = (input: string, pairedTo: number, error: Record<string, unknown>, file: Record<string, string> = { data: `${input}.jpg` }): INodeExecutionData => ({
+	const failedItem = (input: string, pairedTo: number, error: Record<string, unknown> & { code: string }, file: Record<string, string> = { data: `${input}.jpg` }): INodeExecutionData => ({
 		json: {
 			photo: input,
-			error: { details: [], httpCode: typeof error.status === 'number' ? String(error.status) : null, status: null, code: null, attempts: 0, description: expect.any(String), ...error },
+			error: { details: [], httpCode: typeof error.status === 'number' ? String(error.status) : null, status: null, attempts: 0, description: expect.any(String), ...error },
 		},
 		binary: Object.fromEntries(Object.entries(file).map(([field, fileName]) => [field, expect.objectContaining({ fileName })])),
 		pairedItem: { item: pairedTo },
@@ -47,7 +47,7 @@ describe('On Error: Continue (using error output)', () => {
 		const { items, errorItems } = await run(parameters, [car, dog], { onError: 'continueErrorOutput' });
 		expectCarSucceededAlone(items);
 		expect(errorItems).toEqual([
-			failedItem('dog', 1, { message: expect.stringMatching(/Confidence Threshold must be a number from 0 to 1, got 1.5/) }),
+			failedItem('dog', 1, { message: expect.stringMatching(/Confidence Threshold must be a number from 0 to 1, got 1.5/), code: 'invalid_parameter' }),
 		]);
 		expect(server().requests).toHaveLength(1);
 	});
@@ -107,7 +107,7 @@ describe('On Error: Continue (using error output)', () => {
 		const { items, errorItems } = await run(detectParameters(server()), [car, invoice], { onError: 'continueErrorOutput' });
 		expectCarSucceededAlone(items);
 		expect(errorItems).toEqual([
-			failedItem('invoice', 1, { message: 'The file in binary field "data" is not an image', description: expect.stringContaining('invoice.pdf') }, { data: 'invoice.pdf' }),
+			failedItem('invoice', 1, { message: 'The file in binary field "data" is not an image', description: expect.stringContaining('invoice.pdf'), code: 'invalid_image' }, { data: 'invoice.pdf' }),
 		]);
 		expect(server().requests).toHaveLength(1);
 	});
@@ -117,7 +117,7 @@ describe('On Error: Continue (using error output)', () => {
 		const { items, errorItems } = await run(detectParameters(server()), [car, noFile], { onError: 'continueErrorOutput' });
 		expectCarSucceededAlone(items);
 		expect(errorItems).toEqual([
-			failedItem('none', 1, { message: 'No binary field "data" on this item', description: expect.stringContaining('"picture"') }, { picture: 'dog.jpg' }),
+			failedItem('none', 1, { message: 'No binary field "data" on this item', description: expect.stringContaining('"picture"'), code: 'invalid_image' }, { picture: 'dog.jpg' }),
 		]);
 	});
 
@@ -135,7 +135,7 @@ describe('On Error: Continue (using error output)', () => {
 			[{ item: 4 }, 'car 3.jpg', 'number'],
 		]);
 		expect(errorItems).toEqual([
-			failedItem('bad id', 1, { message: expect.stringMatching(/Model ID "not-a-model" is not a UUID/) }),
+			failedItem('bad id', 1, { message: expect.stringMatching(/Model ID "not-a-model" is not a UUID/), code: 'invalid_parameter' }),
 			failedItem('dog', 3, { message: 'The service failed (503 Service Unavailable)', status: 503, code: 'server_error', attempts: 1 }),
 		]);
 	});
@@ -148,5 +148,43 @@ describe('On Error: Continue (using error output)', () => {
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(items[1]).toEqual(failedItem('dog', 1, { message: 'The service failed (503 Service Unavailable)', description: 'The service gave no reason.', status: 503, code: 'server_error', attempts: 1 }));
 		expect([items[0].json.fileName, items[2].json.fileName]).toEqual(['car.jpg', 'car 2.jpg']);
+	});
+});
+
+/**
+ * A failed item's `code` tells a workflow what to do next: `invalid_image` (ask for another file),
+ * `invalid_parameter` (the workflow is set up wrong), or the service's or the network's code.
+ */
+describe('the code of a refusal before any request', () => {
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+	const file = (bytes: Buffer, fileName: string, mimeType?: string): InputItem => ({ json: {}, binary: { data: { bytes, fileName, ...(mimeType ? { mimeType } : {}) } } });
+	const PDF = Buffer.from('%PDF-1.7 hello');
+
+	it.each([
+		['a PDF', {}, file(PDF, 'invoice.pdf', 'application/pdf')],
+		['an empty file', {}, file(Buffer.alloc(0), 'empty.jpg', 'image/jpeg')],
+		['a HEIC photo', {}, file(fixture('car-64x36.heic'), 'IMG_0001.HEIC', 'image/heic')],
+		['no such binary field', { binaryPropertyName: 'photo' }, file(CAR, 'car.jpg', 'image/jpeg')],
+		['All Images on the Item, none an image', { imageSource: 'allImages' }, file(PDF, 'invoice.pdf', 'application/pdf')],
+		['Base64 that is not base64', { imageSource: 'base64', imageBase64: '%%%' }, { json: {} }],
+		['Base64 of a text', { imageSource: 'base64', imageBase64: Buffer.from('hello').toString('base64') }, { json: {} }],
+		['Base64 of a HEIC photo', { imageSource: 'base64', imageBase64: fixture('car-64x36.heic').toString('base64') }, { json: {} }],
+		['an ftp:// Image URL', { imageSource: 'url', imageUrl: 'ftp://example.com/car.jpg' }, { json: {} }],
+		['Binary File Reference that is a text', { imageSource: 'binaryExpression', imageBinary: 'data' }, { json: {} }],
+	])('%s: invalid_image', async (_case, parameters, item) => {
+		const { items } = await run(detectParameters(server(), parameters), [item], { onError: 'continueRegularOutput' });
+		expect(items.map((output) => (output.json.error as { code: unknown }).code)).toEqual(['invalid_image']);
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it.each([
+		['the example’s placeholder Model ID', { modelId: 'REPLACE_WITH_YOUR_DETECTION_MODEL_ID' }],
+		['an option out of range', { options: { confidence: 1.5 } }],
+		['an empty Input Binary Field', { binaryPropertyName: ' ' }],
+		['a zone that is not a polygon', { options: { zones: { zone: [{ name: 'door', points: '0,0 1,1' }] } } }],
+	])('%s: invalid_parameter', async (_case, parameters) => {
+		const { items } = await run(detectParameters(server(), parameters), [file(CAR, 'car.jpg', 'image/jpeg')], { onError: 'continueRegularOutput' });
+		expect(items.map((output) => (output.json.error as { code: unknown }).code)).toEqual(['invalid_parameter']);
+		expect(server().requests).toHaveLength(0);
 	});
 });

@@ -1,5 +1,7 @@
 import { createRedactor, describeHttpFailure, describeInvalidResponse, describeNetworkFailure, snippet, toNodeApiError } from '../../nodes/ImageInference/transport/errors';
 import { failureFields } from '../../nodes/ImageInference/output/failureItem';
+import { ImageRefusedError } from '../../nodes/ImageInference/input/imageRefused';
+import { NodeOperationError } from 'n8n-workflow';
 
 const context = { kind: 'detect' as const, modelId: '4f9c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f' };
 
@@ -274,6 +276,12 @@ describe('the error n8n shows, and the error item of Continue On Fail', () => {
 		expect(failureFields(error)).toEqual({ message: error.message, description: 'The connection to h was dropped (ECONNRESET). This is usually temporary.', httpCode: null, status: null, code: 'connection_reset', details: [], attempts: 3 });
 		// no HTTP status to show: n8n falls back to the failure's code, never the text "undefined"
 		expect(error.httpCode).toBe('connection_reset');
+	});
+
+	it('the node’s own refusals say whether the image or a parameter was refused', () => {
+		const node = { id: '1', name: 'Detect', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+		expect(failureFields(new ImageRefusedError(node, 'The file in binary field "data" is not an image')).code).toBe('invalid_image');
+		expect(failureFields(new NodeOperationError(node, 'Model ID "x" is not a UUID')).code).toBe('invalid_parameter');
 	});
 
 	it('an error that is not the node’s own still becomes a readable item', () => {

@@ -1,8 +1,9 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, IPairedItemData } from 'n8n-workflow';
-import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
+import { BINARY_ENCODING } from 'n8n-workflow';
 
 import { truncate } from '../parameters/readers';
 import type { ImageSource } from './imageInput';
+import { ImageRefusedError } from './imageRefused';
 import { DEFAULT_BINARY_FIELD, binaryFieldsNamed, parseFieldList, quotedList } from './imageInput';
 
 /**
@@ -79,7 +80,7 @@ function withReferencedBinary(context: IExecuteFunctions, item: INodeExecutionDa
 			value === '' || value === undefined || value === null
 				? 'it is empty'
 				: `it gave ${typeof value === 'string' ? `the text "${truncate(value, 60)}"` : 'something other than a file'}`;
-		throw new NodeOperationError(context.getNode(), 'Binary File Reference is not a file', {
+		throw new ImageRefusedError(context.getNode(), 'Binary File Reference is not a file', {
 			itemIndex,
 			description: `Enter an expression that gives a file object, for example {{ $('When chat message received').item.binary.data0 }} or {{ $binary.data }}; ${got}.`,
 		});
@@ -174,7 +175,7 @@ function notFound(context: IExecuteFunctions, itemIndex: number, source: 'binary
 		source === 'binary'
 			? `No ${binaryFieldsNamed(missing)} on the tool’s item or the AI Agent’s input item`
 			: 'No file on the tool’s item or the AI Agent’s input item';
-	return new NodeOperationError(context.getNode(), message, {
+	return new ImageRefusedError(context.getNode(), message, {
 		itemIndex,
 		description:
 			`Looked on the tool’s own item, then ${looked}. ` +

@@ -2,6 +2,7 @@ import type { IBinaryData, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { decodeBase64, normalizeBase64 } from './base64';
+import { ImageRefusedError } from './imageRefused';
 import type { ImageSize } from './imageSize';
 import { readImageSize } from './imageSize';
 import { readChoice, readText, truncate } from '../parameters/readers';
@@ -66,7 +67,7 @@ export async function readImageInputs(this: IExecuteFunctions, itemIndex: number
 	const missing = fields.filter((field) => !binaries[field]);
 	if (missing.length) {
 		const available = Object.keys(binaries);
-		throw new NodeOperationError(
+		throw new ImageRefusedError(
 			this.getNode(),
 			`No ${binaryFieldsNamed(missing)} on this item`,
 			{
@@ -140,7 +141,7 @@ async function readAllImages(this: IExecuteFunctions, itemIndex: number): Promis
 		else whySkipped.push(`${describeFile(skipped)} is not ${SUPPORTED_IMAGE_FORMATS}`);
 	}
 	if (images.length === 0) {
-		throw new NodeOperationError(this.getNode(), 'No image on this item', {
+		throw new ImageRefusedError(this.getNode(), 'No image on this item', {
 			itemIndex,
 			description: skippedFiles.length
 				? `Of the item's binary fields, ${whySkipped.join('; ')}.${phoneFormat ? ` ${HOW_TO_CONVERT}` : ''}`
@@ -156,8 +157,8 @@ function describeFile(file: SkippedFile): string {
 }
 
 /** A HEIC or AVIF image refused before any upload: what it is, and how to convert it in n8n. */
-function phoneFormatNotSent(node: INode, itemIndex: number, subject: string, format: PhoneImageFormat, description: string): NodeOperationError {
-	return new NodeOperationError(node, `${subject} is ${format}, which the node does not send`, { itemIndex, description });
+function phoneFormatNotSent(node: INode, itemIndex: number, subject: string, format: PhoneImageFormat, description: string): ImageRefusedError {
+	return new ImageRefusedError(node, `${subject} is ${format}, which the node does not send`, { itemIndex, description });
 }
 
 /** What to do with a HEIC or AVIF photo, in n8n. */
@@ -174,7 +175,7 @@ function readImageUrl(this: IExecuteFunctions, itemIndex: number): string {
 		url = undefined;
 	}
 	if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-		throw new NodeOperationError(
+		throw new ImageRefusedError(
 			this.getNode(),
 			text === '' ? 'Image URL is empty' : `Image URL "${truncate(text, 80)}" is not an http(s) address`,
 			{ itemIndex, description },
@@ -187,7 +188,7 @@ function readBase64Image(this: IExecuteFunctions, itemIndex: number): { data: st
 	const description =
 		'Pass the image’s base64 text; a "data:image/…;base64," prefix and line breaks are fine. For a file from a previous node, use the Binary File image source.';
 	const data = normalizeBase64(readText.call(this, itemIndex, this.getNodeParameter('imageBase64', itemIndex, ''), 'Base64 Image', description));
-	const fail = (message: string) => new NodeOperationError(this.getNode(), message, { itemIndex, description });
+	const fail = (message: string) => new ImageRefusedError(this.getNode(), message, { itemIndex, description });
 	if (data === '') throw fail('Base64 Image is empty');
 	const bytes = decodeBase64(data);
 	if (!bytes) throw fail('Base64 Image is not valid base64');
@@ -290,20 +291,20 @@ export function checkImageBytes(this: IExecuteFunctions, itemIndex: number, fiel
 	return readImageSize(bytes);
 }
 
-function emptyFile(node: INode, itemIndex: number, field: string, fileName: string): NodeOperationError {
-	return new NodeOperationError(node, `The file in binary field "${field}" is empty`, {
+function emptyFile(node: INode, itemIndex: number, field: string, fileName: string): ImageRefusedError {
+	return new ImageRefusedError(node, `The file in binary field "${field}" is empty`, {
 		itemIndex,
 		description: `"${fileName}" has 0 bytes. Check the node that produced it.`,
 	});
 }
 
-function notAnImage(node: INode, itemIndex: number, field: string, binary: IBinaryData, bytes?: Buffer): NodeOperationError {
+function notAnImage(node: INode, itemIndex: number, field: string, binary: IBinaryData, bytes?: Buffer): ImageRefusedError {
 	const format = (bytes && sniffPhoneImageFormat(bytes)) ?? phoneImageFormatOfMimeType(binary.mimeType);
 	if (format) {
 		const file = `"${binary.fileName ?? field}"${binary.mimeType ? ` (${binary.mimeType})` : ''}`;
 		return phoneFormatNotSent(node, itemIndex, `The file in binary field "${field}"`, format, `${file} is ${format === 'AVIF' ? 'an' : 'a'} ${format} photo. ${HOW_TO_CONVERT}`);
 	}
-	return new NodeOperationError(node, `The file in binary field "${field}" is not an image`, {
+	return new ImageRefusedError(node, `The file in binary field "${field}" is not an image`, {
 		itemIndex,
 		description: `"${binary.fileName ?? field}"${binary.mimeType ? ` (${binary.mimeType})` : ''} is not ${SUPPORTED_IMAGE_FORMATS}. Pass an image file, or use "All Images on the Item" to skip files that are not images.`,
 	});

@@ -1,5 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { ImageRefusedError } from '../input/imageRefused';
 import { truncate } from '../parameters/readers';
 
 /** What a failed item says of its failure: what failed and why, nothing secret. */
@@ -10,10 +12,18 @@ export interface FailureFields {
 	httpCode: string | null;
 	/** The HTTP status, when the service answered. */
 	status: number | null;
+	/** FAILURE_CODES: the service's code, the network's, or the node's own refusal. */
 	code: string | null;
 	details: IDataObject[];
 	attempts: number;
 }
+
+/**
+ * The codes of a failure the node raised itself, before any request: the image (send another
+ * file) or a parameter (the workflow is set up wrong). The service's and the network's codes are
+ * in transport/errors.ts.
+ */
+export const FAILURE_CODES = { image: 'invalid_image', parameter: 'invalid_parameter' } as const;
 
 /** The fields of any error the node throws (a NodeApiError from the transport carries the rest in errorResponse). */
 export function failureFields(error: unknown): FailureFields {
@@ -25,10 +35,15 @@ export function failureFields(error: unknown): FailureFields {
 		description: known.description ?? null,
 		httpCode: status === null ? null : String(status),
 		status,
-		code: (response.code as string | null | undefined) ?? null,
+		code: (response.code as string | null | undefined) ?? ownCode(error),
 		details: (response.details as IDataObject[] | undefined) ?? [],
 		attempts: (response.attempts as number | undefined) ?? 0,
 	};
+}
+
+function ownCode(error: unknown): string | null {
+	if (error instanceof ImageRefusedError) return FAILURE_CODES.image;
+	return error instanceof NodeOperationError ? FAILURE_CODES.parameter : null;
 }
 
 /**
