@@ -74,3 +74,54 @@ export function cameraFrame(name: FrameName): Buffer {
 	}
 	return frame;
 }
+
+/**
+ * The JPEG with an APP1 Exif segment right after its start saying how its stored pixels are to be
+ * shown (orientation 1–8), as a phone writes it: TIFF structure, one directory, one entry.
+ */
+export function withExifOrientation(jpegBytes: Buffer, orientation: number, byteOrder: 'II' | 'MM' = 'MM'): Buffer {
+	const tiff = tiffStructure(byteOrder, [{ tag: 0x0112, type: 3, value: orientation }]);
+	const app1 = Buffer.concat([Buffer.from([0xff, 0xe1, 0, 0]), Buffer.from('Exif\0\0', 'latin1'), tiff]);
+	app1.writeUInt16BE(app1.length - 2, 2);
+	return Buffer.concat([jpegBytes.subarray(0, 2), app1, jpegBytes.subarray(2)]);
+}
+
+/** A TIFF file's header and first directory (no pixels: enough for what reads its size). */
+export function tiffHeader(byteOrder: 'II' | 'MM', entries: Array<{ tag: number; type: 3 | 4; value: number }>): Buffer {
+	return tiffStructure(byteOrder, entries);
+}
+
+function tiffStructure(byteOrder: 'II' | 'MM', entries: Array<{ tag: number; type: number; value: number }>): Buffer {
+	const little = byteOrder === 'II';
+	const bytes = Buffer.alloc(8 + 2 + entries.length * 12 + 4);
+	const u16 = (value: number, at: number) => (little ? bytes.writeUInt16LE(value, at) : bytes.writeUInt16BE(value, at));
+	const u32 = (value: number, at: number) => (little ? bytes.writeUInt32LE(value, at) : bytes.writeUInt32BE(value, at));
+	bytes.write(byteOrder, 0, 'latin1');
+	u16(42, 2);
+	u32(8, 4);
+	u16(entries.length, 8);
+	entries.forEach(({ tag, type, value }, index) => {
+		const at = 10 + index * 12;
+		u16(tag, at);
+		u16(type, at + 2);
+		u32(1, at + 4);
+		// a SHORT sits in the first two bytes of the value field, in the file's byte order
+		if (type === 3) u16(value, at + 8);
+		else u32(value, at + 8);
+	});
+	return bytes;
+}
+
+/** The JPEG with `bytes` of APP2 segments before its frame (as a large Exif or ICC profile puts it there). */
+export function withSegmentsBeforeFrame(jpegBytes: Buffer, bytes: number): Buffer {
+	const segments: Buffer[] = [];
+	for (let left = bytes; left > 0; ) {
+		const payload = Math.min(left, 65_000);
+		const segment = Buffer.alloc(4 + payload, 0x20);
+		segment.writeUInt16BE(0xffe2, 0);
+		segment.writeUInt16BE(payload + 2, 2);
+		segments.push(segment);
+		left -= segment.length;
+	}
+	return Buffer.concat([jpegBytes.subarray(0, 2), ...segments, jpegBytes.subarray(2)]);
+}

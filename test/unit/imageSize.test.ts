@@ -5,6 +5,7 @@ import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 
 import { readImageSize } from '../../nodes/ImageInference/input/imageSize';
+import { tiffHeader, withExifOrientation } from '../harness/images';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', name));
 
@@ -169,5 +170,56 @@ describe('readImageSize', () => {
 		expect(readImageSize(fixture('car.jpg').subarray(0, 20))).toBeUndefined();
 		expect(readImageSize(fixture('car-120x80.webp').subarray(0, 20))).toBeUndefined();
 		expect(readImageSize(Buffer.from([0xff, 0xd8, 0xff, 0xd9]))).toBeUndefined();
+	});
+});
+
+describe('readImageSize: how the picture is to be shown', () => {
+	const car = fixture('car.jpg');
+	const stored = jpeg.decode(car, { useTArray: true });
+
+	it('reads a JPEG’s Exif orientation, in either byte order; the size stays the stored one', () => {
+		for (const orientation of [2, 3, 4, 5, 6, 7, 8]) {
+			for (const order of ['II', 'MM'] as const) {
+				expect(readImageSize(withExifOrientation(car, orientation, order))).toEqual({ width: stored.width, height: stored.height, orientation });
+			}
+		}
+	});
+
+	it('a JPEG still decodes with the Exif segment the tests add (its size is the decoder’s)', () => {
+		const decoded = jpeg.decode(withExifOrientation(car, 6), { useTArray: true });
+		expect([decoded.width, decoded.height]).toEqual([stored.width, stored.height]);
+	});
+
+	it('orientation 1, 0 or 9 is shown as stored: no orientation', () => {
+		for (const orientation of [1, 0, 9]) expect(readImageSize(withExifOrientation(car, orientation))).toEqual({ width: stored.width, height: stored.height });
+	});
+
+	it('an APP1 segment that is not Exif (XMP) or a damaged Exif block leaves the orientation out', () => {
+		const exif = withExifOrientation(car, 6);
+		const xmp = Buffer.from(exif);
+		xmp.write('http:', 6, 'latin1');
+		expect(readImageSize(xmp)).toEqual({ width: stored.width, height: stored.height });
+		const notTiff = Buffer.from(exif);
+		notTiff.write('XX', 12, 'latin1');
+		expect(readImageSize(notTiff)).toEqual({ width: stored.width, height: stored.height });
+		const not42 = Buffer.from(exif);
+		not42.writeUInt16BE(43, 14);
+		expect(readImageSize(not42)).toEqual({ width: stored.width, height: stored.height });
+	});
+
+	it('reads a TIFF’s width and length, SHORT or LONG, either byte order, and its orientation', () => {
+		expect(readImageSize(tiffHeader('II', [{ tag: 256, type: 3, value: 640 }, { tag: 257, type: 3, value: 480 }]))).toEqual({ width: 640, height: 480 });
+		expect(readImageSize(tiffHeader('MM', [{ tag: 256, type: 4, value: 70_000 }, { tag: 257, type: 4, value: 50_000 }]))).toEqual({ width: 70_000, height: 50_000 });
+		expect(readImageSize(tiffHeader('II', [{ tag: 256, type: 4, value: 70_000 }, { tag: 257, type: 3, value: 3 }, { tag: 274, type: 3, value: 8 }]))).toEqual({
+			width: 70_000,
+			height: 3,
+			orientation: 8,
+		});
+	});
+
+	it('a TIFF without its width or length, or cut before its directory, gives nothing', () => {
+		expect(readImageSize(tiffHeader('II', [{ tag: 256, type: 3, value: 640 }]))).toBeUndefined();
+		expect(readImageSize(tiffHeader('MM', [{ tag: 257, type: 3, value: 480 }]))).toBeUndefined();
+		expect(readImageSize(tiffHeader('II', [{ tag: 256, type: 3, value: 640 }, { tag: 257, type: 3, value: 480 }]).subarray(0, 9))).toBeUndefined();
 	});
 });

@@ -4,11 +4,20 @@ import type { z } from 'zod';
 
 import type { PredictionKind } from '../contract';
 import { describeIssues } from '../contract';
+import type { ImageInput } from '../input/imageInput';
 import { checkImageBytes, databaseStoreField, resolveImage, storedFile } from '../input/imageInput';
 import { requestPrediction } from '../transport';
 import type { AnswerPicture } from '../transport/answerReader';
 import { BODY_CHUNK_BYTES, jsonBody, jsonBodyFromStream } from '../transport/body';
 import type { ExecutionContext, ImagePlan } from './types';
+
+export interface PredictionEndpoint<TSchema extends z.ZodTypeAny> {
+	kind: PredictionKind;
+	requestSchema: z.ZodTypeAny;
+	resultSchema: TSchema;
+	/** A last check of the image once its body is built (a file in the database store is read only then); throws to send nothing. */
+	beforeSending?: (image: ImageInput) => Promise<void>;
+}
 
 /**
  * The path every operation shares: the image into the body, the body checked against the
@@ -18,13 +27,13 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
 	this: IExecuteFunctions,
 	plan: ImagePlan<TFields>,
 	context: ExecutionContext,
-	endpoint: { kind: PredictionKind; requestSchema: z.ZodTypeAny; resultSchema: TSchema },
+	endpoint: PredictionEndpoint<TSchema>,
 ): Promise<{ result: z.infer<TSchema>; attempts: number; picture?: AnswerPicture }> {
 	const prediction = await requestPrediction.call(this, {
 		itemIndex: plan.itemIndex,
 		kind: endpoint.kind,
 		modelId: plan.modelId,
-		body: async () => await requestBody.call(this, plan, context, endpoint.requestSchema),
+		body: async () => await requestBody.call(this, plan, context, endpoint),
 		resultSchema: endpoint.resultSchema,
 		settings: plan.settings,
 		redact: context.redact,
@@ -38,6 +47,17 @@ export async function predict<TFields extends object, TSchema extends z.ZodTypeA
  * memory is encoded from its buffer. Either way the file is not kept once its base64 is in the body.
  */
 async function requestBody<TFields extends object>(
+	this: IExecuteFunctions,
+	plan: ImagePlan<TFields>,
+	context: ExecutionContext,
+	endpoint: PredictionEndpoint<z.ZodTypeAny>,
+): Promise<Buffer> {
+	const body = await buildBody.call(this, plan, context, endpoint.requestSchema);
+	await endpoint.beforeSending?.(plan.image);
+	return body;
+}
+
+async function buildBody<TFields extends object>(
 	this: IExecuteFunctions,
 	plan: ImagePlan<TFields>,
 	context: ExecutionContext,

@@ -223,6 +223,14 @@ export async function resolveImage(this: IExecuteFunctions, itemIndex: number, i
 	return await this.helpers.getBinaryDataBuffer(itemIndex, input.field);
 }
 
+/**
+ * The file's pixel size read from the whole file, for one whose first bytes did not give it (a
+ * JPEG with a large Exif block before its frame, a TIFF whose directory follows its pixels).
+ */
+export async function readSizeFromWholeFile(this: IExecuteFunctions, itemIndex: number, field: string): Promise<ImageSize | undefined> {
+	return readImageSize(await this.helpers.getBinaryDataBuffer(itemIndex, field));
+}
+
 /** The original image as an output binary: the input's own file, or the decoded base64; none for a URL. */
 export async function originalBinary(
 	this: IExecuteFunctions,

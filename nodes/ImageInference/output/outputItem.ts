@@ -1,10 +1,10 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ImageInput, SkippedFile } from '../input/imageInput';
-import type { ImageSize } from '../input/imageSize';
+import type { Size } from '../pipeline/geometry';
 
-/** Which image an output item is about: its field, file name and pixel size, and the item's skipped files. */
-export function aboutTheImage(image: ImageInput, size: ImageSize | undefined, skippedFiles: SkippedFile[] | undefined): IDataObject {
+/** Which image an output item is about: its field, file name and pixel size as people see it, and the item's skipped files. */
+export function aboutTheImage(image: ImageInput, size: Size | undefined, skippedFiles: SkippedFile[] | undefined): IDataObject {
 	return {
 		...(image.source === 'binary' ? { field: image.field } : {}),
 		fileName: image.fileName,

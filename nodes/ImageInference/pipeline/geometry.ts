@@ -14,6 +14,58 @@ export interface Size {
 	height: number;
 }
 
+/**
+ * A picture's stored pixels and how they are to be shown (EXIF orientation 1–8): 2 mirrored,
+ * 3 turned half round, 4 flipped, 5 mirrored across the diagonal, 6 turned a quarter clockwise,
+ * 7 mirrored across the other diagonal, 8 turned a quarter anticlockwise.
+ */
+export interface StoredPicture extends Size {
+	orientation?: number;
+}
+
+/** The picture's size as people see it: width and height swapped when it is shown turned a quarter. */
+export function uprightSize(picture: StoredPicture): Size {
+	return (picture.orientation ?? 1) >= 5 ? { width: picture.height, height: picture.width } : { width: picture.width, height: picture.height };
+}
+
+/**
+ * The picture the service's boxes are in. Its annotated picture, drawn on the pixels it detected
+ * on, tells when there is one: a photo stored sideways (orientation 5–8) whose annotated picture
+ * comes back upright was turned by the service before it detected, so its boxes are upright
+ * already. Otherwise the boxes are taken to be in the stored pixels, as a decoder that does not
+ * apply EXIF orientation (Pillow's Image.open) gives them (docs/watching.md, Turned photos).
+ */
+export function servicePicture(sent: StoredPicture | undefined, annotated: StoredPicture | undefined): StoredPicture | undefined {
+	if (!sent) return annotated;
+	const turnedBack = annotated !== undefined && (sent.orientation ?? 1) >= 5 && annotated.width === sent.height && annotated.height === sent.width;
+	return turnedBack ? { width: annotated.width, height: annotated.height } : sent;
+}
+
+/** A box in the stored pixels, where it is in the picture as people see it. */
+export function uprightBox(box: Box, picture: StoredPicture): Box {
+	const { x, y, width, height } = box;
+	const right = picture.width - x - width;
+	const bottom = picture.height - y - height;
+	switch (picture.orientation) {
+		case 2:
+			return { x: right, y, width, height };
+		case 3:
+			return { x: right, y: bottom, width, height };
+		case 4:
+			return { x, y: bottom, width, height };
+		case 5:
+			return { x: y, y: x, width: height, height: width };
+		case 6:
+			return { x: bottom, y: x, width: height, height: width };
+		case 7:
+			return { x: bottom, y: right, width: height, height: width };
+		case 8:
+			return { x: y, y: right, width: height, height: width };
+		default:
+			return box;
+	}
+}
+
 /** Where a box stands: its centre, or the middle of its bottom edge (what stands on the ground). */
 export type Anchor = 'center' | 'bottomCenter';
 

@@ -6,7 +6,7 @@ import type { Comparison, Watch } from './comparison';
 import { compareWithPreviousLook } from './comparison';
 import type { DetectionCounts } from './counts';
 import { countDetections } from './counts';
-import type { Size } from './geometry';
+import type { StoredPicture } from './geometry';
 import { ignoreTheseLabels, onlyTheseLabels, readLabelFilters } from './labels';
 import { MAX_OBJECTS_BOUNDS, maxObjects } from './maxObjects';
 import type { DetectionOptions, DetectionStep, PlacedDetection } from './types';
@@ -36,15 +36,16 @@ export function readDetectionOptions(this: IExecuteFunctions, itemIndex: number,
 
 /**
  * The service's answer through the steps, then counted, then (with a Watch Key) compared with the
- * key's previous look in `store`, the workflow's static data. `size` is the image's pixel size.
+ * key's previous look in `store`, the workflow's static data. `picture` is the image the boxes
+ * are in: its pixel size and EXIF orientation.
  */
 export function runDetectionPipeline(
 	answer: DetectResult,
-	size: Size | undefined,
+	picture: StoredPicture | undefined,
 	options: DetectionOptions,
 	watch?: { watch: Watch; store: IDataObject; now: number },
 ): { results: DetectionResults; leftOut: LeftOutCounts; warnings: string[]; comparison?: Comparison } {
-	const image = imageFacts(options.zonesAndSizes, size);
+	const image = imageFacts(options.zonesAndSizes, picture);
 	let detections = answer.detections.map((detection) => placeDetection(detection, image, options.zonesAndSizes.anchor));
 	const leftOut: LeftOutCounts = {};
 	for (const step of DETECTION_STEPS) {
@@ -53,7 +54,7 @@ export function runDetectionPipeline(
 		detections = kept;
 	}
 	const results: DetectionResults = { detections, ...countDetections(detections, answer.labelsCount, image) };
-	const warnings = zonesPastTheImage(options.zonesAndSizes, size);
+	const warnings = zonesPastTheImage(options.zonesAndSizes, image.size);
 	if (!watch) return { results, leftOut, warnings };
 	const counts = { counts: results.countsByLabel, ...(results.countsByZone ? { zones: results.countsByZone } : {}) };
 	return { results, leftOut, warnings, comparison: compareWithPreviousLook(watch.store, watch.watch, counts, watch.now) };

@@ -1,5 +1,5 @@
 import type { DetectedObject } from '../contract';
-import type { Anchor, Box, Point, Size } from './geometry';
+import type { Anchor, Box, Point, Size, StoredPicture } from './geometry';
 
 /** A detection as the steps see it: the service's, with its box in fractions of the image (null when the size is unknown) and, with zones set, the zones its anchor is in. */
 export type PlacedDetection = DetectedObject & { relativeBox: Box | null; zones?: string[] };
@@ -35,9 +35,11 @@ export interface DetectionOptions {
 	maxObjects?: number;
 }
 
-/** What the steps know of the image: its pixel size, when known, and the zones in pixels. */
+/** What the steps know of the image: its pixel size as people see it, when known, and the zones in those pixels. */
 export interface ImageFacts {
 	size?: Size;
+	/** The pixels the service's boxes are in, when they are shown turned or mirrored (EXIF orientation). */
+	stored?: StoredPicture;
 	zones: Array<{ name: string; points: Point[] }>;
 }
 

@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { DetectedObject } from '../contract';
 import { readChoice, readOptionalBoolean, readOptionalNumber, shownValue, truncate } from '../parameters/readers';
-import type { Point, Size } from './geometry';
-import { anchorPoint, areaFraction, edgesCross, inAngleOrder, insidePolygon, polygonArea, relativeBox, toPixels } from './geometry';
+import type { Point, Size, StoredPicture } from './geometry';
+import { anchorPoint, areaFraction, edgesCross, inAngleOrder, insidePolygon, polygonArea, relativeBox, toPixels, uprightBox, uprightSize } from './geometry';
 import type { DetectionStep, ImageFacts, PlacedDetection, Zone, ZoneAndSizeOptions } from './types';
 import { ZONE_ANCHORS, ZONE_UNITS } from './types';
 
@@ -168,6 +168,24 @@ export function checkSizeKnowable(this: IExecuteFunctions, itemIndex: number, op
 	);
 }
 
+/** Whether an option needs the image's pixel size. */
+export function needsImageSize(options: ZoneAndSizeOptions): boolean {
+	return optionNeedingImageSize(options) !== undefined;
+}
+
+/** Refuses, before the request, a file whose size the options need and the node could not read. */
+export function requireSizeBeforeSending(this: IExecuteFunctions, itemIndex: number, options: ZoneAndSizeOptions, size: Size | undefined): void {
+	const option = optionNeedingImageSize(options);
+	if (!option || size) return;
+	throw sizeNeeded.call(
+		this,
+		itemIndex,
+		option,
+		'and the node could not read it from this file, so it was not sent',
+		'The node reads the size from JPEG, PNG, WebP, GIF, BMP and TIFF headers, and this one gave none. Convert the image to JPEG or PNG with an Edit Image node before this one, or give the zones in pixels (Zone Coordinates: Pixels) without Min or Max Object Size.',
+	);
+}
+
 /** Refuses, after the answer, to place objects when the size they need is still unknown. */
 export function requireSize(this: IExecuteFunctions, itemIndex: number, options: ZoneAndSizeOptions, size: Size | undefined): void {
 	const option = optionNeedingImageSize(options);
@@ -181,10 +199,14 @@ export function requireSize(this: IExecuteFunctions, itemIndex: number, options:
 	);
 }
 
-/** What the steps know of the image: its size, and the zones in pixels. */
-export function imageFacts(options: ZoneAndSizeOptions, size: Size | undefined): ImageFacts {
+/**
+ * What the steps know of the image: its size as people see it, and the zones in those pixels.
+ * `picture` is the image the service's boxes are in: its stored pixels and EXIF orientation.
+ */
+export function imageFacts(options: ZoneAndSizeOptions, picture: StoredPicture | undefined): ImageFacts {
+	const size = picture && uprightSize(picture);
 	const zones = options.zones.map(({ name, points }) => ({ name, points: options.units === 'relative' && size ? toPixels(points, size) : points }));
-	return { size, zones };
+	return { size, zones, ...(picture?.orientation !== undefined ? { stored: picture } : {}) };
 }
 
 /** A warning for each zone in pixels that reaches past the image, once its size is known: drawn on a larger frame, or a typo. */
@@ -202,9 +224,11 @@ export function zonesPastTheImage(options: ZoneAndSizeOptions, size: Size | unde
 export function placeDetection(detection: DetectedObject, image: ImageFacts, anchor: ZoneAndSizeOptions['anchor']): PlacedDetection {
 	// the contract's schema leaves a detection exactly these fields; built field by field, as spreads cost more
 	const { label, confidence, x, y, width, height } = detection;
-	const placed: PlacedDetection = { label, confidence, x, y, width, height, relativeBox: image.size ? relativeBox(detection, image.size) : null };
+	// where the box is in the picture as people see it: zones are drawn on that
+	const seen = image.stored ? uprightBox(detection, image.stored) : detection;
+	const placed: PlacedDetection = { label, confidence, x, y, width, height, relativeBox: image.size ? relativeBox(seen, image.size) : null };
 	if (image.zones.length) {
-		const point = anchorPoint(detection, anchor);
+		const point = anchorPoint(seen, anchor);
 		placed.zones = image.zones.filter(({ points }) => insidePolygon(point, points)).map(({ name }) => name);
 	}
 	return placed;

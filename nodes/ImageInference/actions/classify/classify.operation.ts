@@ -5,6 +5,7 @@ import type { ClassifyRequest } from '../../contract';
 import { CONFIDENCE_BOUNDS, classifyAnswerSchema, classifyRequestSchema } from '../../contract';
 import { originalBinary } from '../../input/imageInput';
 import { aboutTheImage, outputItem, passedThroughBinaries } from '../../output/outputItem';
+import { uprightSize } from '../../pipeline/geometry';
 import { readOptionalNumber, readOptions } from '../../parameters/readers';
 import { confidenceOption, optionsCollection } from '../common.description';
 import { predict } from '../predict';
@@ -33,7 +34,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<ClassifyF
 	if (!plan.passThrough && plan.image.source === 'binary') {
 		binary[plan.image.field] = (await originalBinary.call(this, plan.itemIndex, plan.image))!;
 	}
-	const size = plan.image.source === 'url' ? undefined : plan.image.size;
+	const size = plan.image.source === 'url' || !plan.image.size ? undefined : uprightSize(plan.image.size);
 	context.hints.image(plan, size);
 	if (result.predictions.length === 0) context.hints.nothing(plan, typeof plan.fields.confidence === 'number' ? plan.fields.confidence : undefined);
 	const json = { category: result.category, confidence: result.confidence, predictions: result.predictions, ...aboutTheImage(plan.image, size, plan.skippedFiles) };

@@ -3,18 +3,20 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { DetectRequest } from '../../contract';
 import { CONFIDENCE_BOUNDS, STROKE_WIDTH_BOUNDS, detectAnswerSchema, detectRequestSchema } from '../../contract';
-import type { ImageSource } from '../../input/imageInput';
-import { originalBinary } from '../../input/imageInput';
+import type { ImageInput, ImageSource } from '../../input/imageInput';
+import type { ImageSize } from '../../input/imageSize';
+import { originalBinary, readSizeFromWholeFile } from '../../input/imageInput';
 import { readAnnotatedImage } from '../../output/annotatedImage';
 import { aboutTheImage, outputItem, passedThroughBinaries } from '../../output/outputItem';
 import { runsAsTool } from '../../output/toolResult';
 import { readChoice, readFieldName, readOptionalBoolean, readOptionalNumber, readOptions } from '../../parameters/readers';
 import type { Watch } from '../../pipeline/comparison';
 import { fingerprint, readWatch } from '../../pipeline/comparison';
+import { servicePicture, uprightSize } from '../../pipeline/geometry';
 import type { DetectionResults } from '../../pipeline/steps';
 import { readDetectionOptions, runDetectionPipeline } from '../../pipeline/steps';
-import type { DetectionOptions } from '../../pipeline/types';
-import { checkSizeKnowable, requireSize } from '../../pipeline/zones';
+import type { DetectionOptions, ZoneAndSizeOptions } from '../../pipeline/types';
+import { checkSizeKnowable, needsImageSize, requireSize, requireSizeBeforeSending } from '../../pipeline/zones';
 import { predict } from '../predict';
 import type { ExecutionContext, ImagePlan, Operation } from '../types';
 import {
@@ -115,17 +117,20 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 		kind: 'detect',
 		requestSchema: detectRequestSchema,
 		resultSchema: detectAnswerSchema,
+		beforeSending: async (image) => await learnSizeBeforeSending.call(this, plan.itemIndex, image, fields.detections.zonesAndSizes),
 	});
 
 	const binary = passedThroughBinaries.call(this, plan.itemIndex, plan.passThrough);
 	const warnings: string[] = [];
-	let size = plan.image.source === 'url' ? undefined : plan.image.size;
+	let annotatedSize: ImageSize | undefined;
 	if (fields.imageFields.annotated) {
 		const annotated = await readAnnotatedImage.call(this, result.image, picture, plan.image.fileName);
 		if (annotated.binary) binary[fields.imageFields.annotated] = annotated.binary;
 		if (annotated.warning) warnings.push(annotated.warning);
-		size ??= annotated.size;
+		annotatedSize = annotated.size;
 	}
+	const boxesIn = servicePicture(plan.image.source === 'url' ? undefined : plan.image.size, annotatedSize);
+	const size = boxesIn && uprightSize(boxesIn);
 	if (fields.imageFields.original) {
 		const original = await originalBinary.call(this, plan.itemIndex, plan.image);
 		if (original) binary[fields.imageFields.original] = original;
@@ -133,7 +138,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 
 	requireSize.call(this, plan.itemIndex, fields.detections.zonesAndSizes, size);
 	const watch = fields.watch && { watch: fields.watch, store: this.getWorkflowStaticData('node'), now: Date.now() };
-	const { results, leftOut, warnings: zoneWarnings, comparison } = runDetectionPipeline(result, size, fields.detections, watch);
+	const { results, leftOut, warnings: zoneWarnings, comparison } = runDetectionPipeline(result, boxesIn, fields.detections, watch);
 	warnings.push(...zoneWarnings);
 	context.hints.image(plan, size);
 	if (result.detections.length === 0) context.hints.nothing(plan, fields.request.confidence);
@@ -147,6 +152,16 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 		...(comparison ? { comparison: { ...comparison } } : {}),
 	};
 	return detectOutputItems(results, aboutImage, binary, plan.itemIndex, fields);
+}
+
+/**
+ * An image whose size relative zones or object sizes need is not sent until the node knows it: a
+ * file's is read from the whole file when its first bytes did not give it; else the image is refused unsent.
+ */
+async function learnSizeBeforeSending(this: IExecuteFunctions, itemIndex: number, image: ImageInput, options: ZoneAndSizeOptions): Promise<void> {
+	if (image.source === 'url' || image.size || !needsImageSize(options)) return;
+	if (image.source === 'binary') image.size = await readSizeFromWholeFile.call(this, itemIndex, image.field);
+	requireSizeBeforeSending.call(this, itemIndex, options, image.size);
 }
 
 /** One item for the image, or one per object (Output Items). */
