@@ -23,11 +23,13 @@ import {
 	type ChatRequest,
 	code,
 	manualTrigger,
+	node,
 	nodeItems,
 	readFile,
 	workflow,
 	type N8nHome,
 	type N8nServer,
+	type NodeJson,
 	type ScriptedOpenAi,
 	type WorkflowJson,
 } from './lib';
@@ -61,7 +63,12 @@ describe.each(e2eVersions())('A chat photo reaches the Image Inference tool in r
 	let home: N8nHome;
 	let n8n: N8nServer;
 	let chatUrl: string;
-	/** Two photos as two items into one AI Agent run: Read Files (car.jpg, dog.jpg) → Code → AI Agent with the same tools. */
+	/**
+	 * Two photos as two items into one AI Agent run, each with the same data `{}` (as HTTP Request
+	 * downloads give): Read Files (car.jpg, dog.jpg) → Code → AI Agent with the same tools; and the
+	 * same with the Edit Fields node the tool's error offers between the Code node and the agent.
+	 */
+	let alikeItemsId: string;
 	let twoItemsId: string;
 
 	beforeAll(async () => {
@@ -92,23 +99,31 @@ describe.each(e2eVersions())('A chat photo reaches the Image Inference tool in r
 		};
 		const [id] = await home.importWorkflows(wf);
 		const agent = wf.nodes.find((n) => n.name === 'AI Agent')!;
-		const twoItems = workflow(
-			'Two photos, two items, one agent run',
-			[
+		const photosIntoAgent = (name: string, between: NodeJson[]) => {
+			const nodes = [
 				manualTrigger(),
 				readFile('Read photos', `${fixture('')}/{car,dog}.jpg`),
-				code('Name each photo', 'return { json: { photo: $input.item.binary.data.fileName }, binary: $input.item.binary };', 'runOnceForEachItem'),
-				{ ...agent, id: undefined, parameters: { ...agent.parameters, text: '=What is in {{ $json.photo }}?' } },
+				code('Downloads carry no data', 'return { json: {}, binary: $input.item.binary };', 'runOnceForEachItem'),
+				...between,
+				{ ...agent, id: undefined, parameters: { ...agent.parameters, text: 'What is in this photo?' } },
 				...wf.nodes.filter((n) => n.type === TOOL_NODE_TYPE || n.name === 'OpenAI Chat Model').map((n) => ({ ...n, id: undefined })),
-			],
-			[
-				['Start', 'Read photos'],
-				['Read photos', 'Name each photo'],
-				['Name each photo', 'AI Agent'],
-			],
+			];
+			const chain = nodes.slice(0, 4 + between.length);
+			const built = workflow(name, nodes, chain.slice(1).map((n, i) => [chain[i].name, n.name]));
+			built.connections = { ...built.connections, ...Object.fromEntries(Object.entries(wf.connections).filter(([from]) => from !== TRIGGER)) };
+			return built;
+		};
+		// what the tool's error offers: Edit Fields 3.4 (the default of 1.123.81; 2.41.1 runs it as saved)
+		const editFields = node(
+			'Give each item its own data',
+			'n8n-nodes-base.set',
+			{ assignments: { assignments: [{ id: 'item-index', name: 'item', value: '={{ $itemIndex }}', type: 'number' }] }, includeOtherFields: true, options: {} },
+			{ typeVersion: 3.4 },
 		);
-		twoItems.connections = { ...twoItems.connections, ...Object.fromEntries(Object.entries(wf.connections).filter(([from]) => from !== TRIGGER)) };
-		[twoItemsId] = await home.importWorkflows(twoItems);
+		[alikeItemsId, twoItemsId] = await home.importWorkflows([
+			photosIntoAgent('Two photos with the same data, one agent run', []),
+			photosIntoAgent('Two photos given data of their own, one agent run', [editFields]),
+		]);
 		const published = await home.cli(['publish:workflow', `--id=${id}`], { allowFailure: true });
 		if (published.code !== 0) await home.cli(['update:workflow', `--id=${id}`, '--active=true']);
 		n8n = await home.start();
@@ -214,13 +229,30 @@ describe.each(e2eVersions())('A chat photo reaches the Image Inference tool in r
 		expect((JSON.parse(answer.text) as { output: string }).output).toBe(`I could not look at a photo: ${first.error}`);
 	});
 
-	it('two photos as two items into one agent run: each call analyses its own item’s photo, never the other’s', async () => {
+	it('two photos as two items with the same data: the tool refuses to guess, offers Edit Fields, never $(…).item; nothing is uploaded', async () => {
+		const res = await home.execute(alikeItemsId);
+		if (!res.ok) throw new Error(`the workflow failed in n8n: ${res.error}\n${res.stdout.slice(-3000)}`);
+		expect(server.requests).toHaveLength(0);
+		const results = toolResults().map((message) => JSON.parse(message.content) as Result);
+		expect(results).toHaveLength(2);
+		for (const result of results) {
+			expect(result.description).toContain('2 items of "Downloads carry no data" hold the same data');
+			expect(result.description).toContain('an Edit Fields node that sets, for example, "item" to {{ $itemIndex }}, with "Include Other Input Fields" on');
+			expect(result.description).not.toContain("$('");
+		}
+	});
+
+	it('the same two photos given data of their own by the Edit Fields the error offers: each call analyses its own item’s photo, never the other’s', async () => {
 		const res = await home.execute(twoItemsId);
 		if (!res.ok) throw new Error(`the workflow failed in n8n: ${res.error}\n${res.stdout.slice(-3000)}`);
 		const outputs = nodeItems(res.run!, 'AI Agent').map((item) => String(item.json.output));
 		const line = (bytes: Buffer) => `Photo 1: ${Object.entries(countsOf(bytes)).map(([label, count]) => `${count} ${label}`).join(', ')}.`;
-		const photos = nodeItems(res.run!, 'Name each photo').map((item) => String(item.json.photo));
-		expect(photos).toEqual(['car.jpg', 'dog.jpg']);
+		// Edit Fields kept each item's file beside its new field
+		const given = nodeItems(res.run!, 'Give each item its own data').map((item) => [item.json, item.binary?.data?.fileName]);
+		expect(given).toEqual([
+			[{ item: 0 }, 'car.jpg'],
+			[{ item: 1 }, 'dog.jpg'],
+		]);
 		expect(outputs).toEqual([line(CAR), line(DOG)]);
 		// each exactly once; n8n 1.x runs the two calls in either order
 		expect(sentPhotos().sort()).toEqual(['car.jpg', 'dog.jpg']);

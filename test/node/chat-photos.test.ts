@@ -99,7 +99,7 @@ describe('As an AI Agent’s tool in a chat: the photo the user sent', () => {
 		expect(items[0].json.error).toBe('No binary field "data0" on the tool’s item or the AI Agent’s input item');
 		expect(items[0].json.description).toContain(`the AI Agent’s input item from "${TRIGGER}" has no file`);
 		expect(items[0].json.description).toContain('allow file uploads on the Chat Trigger');
-		expect(items[0].json.description).toContain('"Binary From Expression"');
+		expect(items[0].json.description).not.toContain("$('");
 	});
 
 	it('a photo under another field name: the error names the fields there are', async () => {
@@ -133,7 +133,7 @@ describe('As an AI Agent’s tool in a chat: the photo the user sent', () => {
 		expect(failure.description).toBe(
 			'Looked on the tool’s own item, then the AI Agent’s input item was not found: n8n did not say which node the AI Agent’s input came from. ' +
 				'In a chat, allow file uploads on the Chat Trigger and send a photo with the message. ' +
-				`Or set Image Source to "Binary From Expression" with {{ $('Node').item.binary.<field> }}, or pass an image URL.`,
+				'Or pass an image URL.',
 		);
 		expect(server().requests).toHaveLength(0);
 	});
@@ -171,7 +171,7 @@ describe('As an AI Agent’s tool in a chat: the photo the user sent', () => {
 		expect(failure.description).toBe(
 			`Looked on the tool’s own item, then the AI Agent’s input item from "${TRIGGER}" has no file. ` +
 				'In a chat, allow file uploads on the Chat Trigger and send a photo with the message. ' +
-				`Or set Image Source to "Binary From Expression" with {{ $('${TRIGGER}').item.binary.<field> }}, or pass an image URL.`,
+				'Or pass an image URL.',
 		);
 	});
 
@@ -181,7 +181,7 @@ describe('As an AI Agent’s tool in a chat: the photo the user sent', () => {
 		expect(failure.description).toBe(
 			`Looked on the tool’s own item, then the AI Agent’s input item from "${TRIGGER}" has the binary field(s) "data0", "data1". ` +
 				'Set "Input Binary Field" to one of those, or use "All Images on the Item". ' +
-				`Or set Image Source to "Binary From Expression" with {{ $('${TRIGGER}').item.binary.<field> }}, or pass an image URL.`,
+				'Or pass an image URL.',
 		);
 	});
 
@@ -199,7 +199,11 @@ describe('As an AI Agent’s tool in a chat: the photo the user sent', () => {
 			{ json: same, binary: chatMessage('s1', 'Look', [{ bytes: DOG, fileName: 'dog.jpg' }]).binary },
 		];
 		const failure = await failureOf(run(detectData0(), [], { asTool: true, agentInput: agentCall(messages, 1) }));
-		expect(failure.description).toContain(`2 items of "${TRIGGER}" hold the same data`);
+		expect(failure.description).toBe(
+			`Looked on the tool’s own item, then the AI Agent’s input item from "${TRIGGER}" was not found: 2 items of "${TRIGGER}" hold the same data, so which one the AI Agent is working on cannot be told. ` +
+				'n8n gives a tool only the data of the item the AI Agent works on, not which item it is. Give each item data of its own before the AI Agent: an Edit Fields node that sets, for example, "item" to {{ $itemIndex }}, with "Include Other Input Fields" on (Edit Fields keeps the files only then). ' +
+				'Or pass an image URL.',
+		);
 		expect(server().requests).toHaveLength(0);
 	});
 });

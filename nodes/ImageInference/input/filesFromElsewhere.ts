@@ -127,6 +127,8 @@ interface AgentInput {
 	item?: INodeExecutionData;
 	/** Why no item was found, when none was. */
 	reason?: string;
+	/** No item was found because several hold the tool item's data: n8n gives the tool no other way to tell them apart. */
+	alike?: boolean;
 }
 
 /** The item the AI Agent was working on when it called this tool, among its input node's items. */
@@ -147,13 +149,8 @@ function agentInputItem(context: IExecuteFunctions, item: INodeExecutionData, it
 	}
 	// a tool argument named like one of the item's fields hides it: with one item there is no doubt
 	if (matches.length === 0 && candidates.length === 1) return { node, item: candidates[0] };
-	return {
-		node,
-		reason:
-			matches.length > 1
-				? `${matches.length} items of "${node}" hold the same data, so which one the AI Agent is working on cannot be told`
-				: `none of the items of "${node}" is the one the AI Agent is working on`,
-	};
+	if (matches.length > 1) return { node, alike: true, reason: `${matches.length} items of "${node}" hold the same data, so which one the AI Agent is working on cannot be told` };
+	return { node, reason: `none of the items of "${node}" is the one the AI Agent is working on` };
 }
 
 /** Whether the tool's item json holds every field of a candidate item's json, with the same value. */
@@ -175,14 +172,15 @@ function notFound(context: IExecuteFunctions, itemIndex: number, source: 'binary
 		source === 'binary'
 			? `No ${binaryFieldsNamed(missing)} on the tool’s item or the AI Agent’s input item`
 			: 'No file on the tool’s item or the AI Agent’s input item';
+	// $('Node').item is not offered: in a tool it gives the node's first item whichever the AI Agent works on
+	const fix = found.alike
+		? `n8n gives a tool only the data of the item the AI Agent works on, not which item it is. Give each item data of its own before the AI Agent: an Edit Fields node that sets, for example, "item" to {{ $itemIndex }}, with "Include Other Input Fields" on (Edit Fields keeps the files only then).`
+		: theirFields.length && source === 'binary'
+			? 'Set "Input Binary Field" to one of those, or use "All Images on the Item".'
+			: 'In a chat, allow file uploads on the Chat Trigger and send a photo with the message.';
 	return new ImageRefusedError(context.getNode(), message, {
 		itemIndex,
-		description:
-			`Looked on the tool’s own item, then ${looked}. ` +
-			(theirFields.length && source === 'binary'
-				? `Set "Input Binary Field" to one of those, or use "All Images on the Item". `
-				: 'In a chat, allow file uploads on the Chat Trigger and send a photo with the message. ') +
-			`Or set Image Source to "Binary From Expression" with {{ $('${found.node ?? 'Node'}').item.binary.<field> }}, or pass an image URL.`,
+		description: `Looked on the tool’s own item, then ${looked}. ${fix} Or pass an image URL.`,
 	});
 }
 
