@@ -5,7 +5,9 @@
  *   - an e-mail-like item built by a Code node (attachment_0 JPEG, attachment_1 PDF, attachment_2
  *     PNG) through "All Images on the Item", one item per object and a label filter;
  *   - examples/crop-and-classify-objects.json: Detect (one item per object, original image) → Edit
- *     Image Crop (GraphicsMagick) → Classify each crop → Aggregate → a notification-shaped message.
+ *     Image Crop (GraphicsMagick) → Classify each crop → Aggregate → a notification-shaped message;
+ *   - an iPhone's HEIC photo: refused by Detect before any request with how to convert it, and
+ *     converted that way (Edit Image, GraphicsMagick) then detected.
  * Every expected value comes from the reference server's own predictions.
  */
 import * as fs from 'fs';
@@ -53,7 +55,7 @@ describe.each(e2eVersions())('several images, object items and crops in real n8n
 	let home: N8nHome;
 	let tmp: string;
 	let label: string;
-	const ids: Record<'mail' | 'crop' | 'form', string> = { mail: '', crop: '', form: '' };
+	const ids: Record<'mail' | 'crop' | 'form' | 'heic', string> = { mail: '', crop: '', form: '', heic: '' };
 
 	const execute = async (id: string): Promise<ExecuteResult> => {
 		const res = await home.execute(id);
@@ -122,7 +124,26 @@ describe.each(e2eVersions())('several images, object items and crops in real n8n
 			imageInference('Detect', { operation: 'detect', modelId: server.models.detect, imageSource: 'allImages', options: {} }, CREDENTIAL),
 			node('Answer', 'n8n-nodes-base.respondToWebhook', { respondWith: 'allIncomingItems', options: {} }, { typeVersion: 1.1 }),
 		]);
-		[ids.mail, ids.crop, ids.form] = await home.importWorkflows([mail, crop, form]);
+		// the node's advice for a HEIC photo, as its error says it: Edit Image, Resize, Only if Larger, Format jpeg
+		const detectOn = (name: string) =>
+			imageInference(name, { operation: 'detect', modelId: server.models.detect, imageSource: 'binary', options: {} }, CREDENTIAL, { onError: 'continueRegularOutput' });
+		const heic = workflow(
+			'an iPhone photo',
+			[
+				manualTrigger(),
+				readFile('Read iPhone photo', fixture('car-64x36.heic')),
+				detectOn('Detect as sent'),
+				node('Convert to JPEG', 'n8n-nodes-base.editImage', { operation: 'resize', width: 4096, height: 4096, resizeOption: 'onlyIfLarger', options: { format: 'jpeg' } }, { typeVersion: 1.1 }),
+				detectOn('Detect converted'),
+			],
+			[
+				['Start', 'Read iPhone photo'],
+				['Read iPhone photo', 'Detect as sent'],
+				['Read iPhone photo', 'Convert to JPEG'],
+				['Convert to JPEG', 'Detect converted'],
+			],
+		);
+		[ids.mail, ids.crop, ids.form, ids.heic] = await home.importWorkflows([mail, crop, form, heic]);
 	});
 
 	afterAll(async () => {
@@ -233,5 +254,19 @@ describe.each(e2eVersions())('several images, object items and crops in real n8n
 			);
 			expect(asServiceSent(item.detections)).toEqual(predicted.detections);
 		}
+	});
+
+	it('a HEIC photo: refused before any request with how to convert it; converted as advised (Edit Image, GraphicsMagick), it is detected', async () => {
+		const { run } = await execute(ids.heic);
+		const [refused] = nodeItems(run, 'Detect as sent').map((item) => item.json);
+		expect(refused.error).toMatchObject({ code: 'invalid_image', message: 'The file in binary field "data" is HEIC, which the node does not send' });
+		expect((refused.error as { description: string }).description).toContain('Operation: Resize, Width and Height 4096, Resize Option: Only if Larger, and under Options, Format: jpeg');
+
+		const [detected] = nodeItems(run, 'Detect converted').map((item) => item.json);
+		expect(detected.error).toBeUndefined();
+		expect(server.requests).toHaveLength(1);
+		const sent = Buffer.from((server.requests[0].body as { image: string }).image, 'base64');
+		expect(decodeImage(sent)).toMatchObject({ format: 'jpeg', width: 64, height: 36 });
+		expect(detected).toMatchObject({ fileName: 'car-64x36.jpeg', imageWidth: 64, imageHeight: 36, totalDetections: server.predict('detect', sent, {}).detections.length });
 	});
 });

@@ -6,7 +6,7 @@ const HEIC = fixture('car-64x36.heic');
 const AVIF = fixture('car-64x36.avif');
 
 const file = (bytes: Buffer, fileName: string, mimeType?: string) => ({ bytes, fileName, ...(mimeType ? { mimeType } : {}) });
-const CONVERT = /Edit Image node .*Operation: Convert, Format: JPEG/;
+const CONVERT = /Edit Image node before this one \(Operation: Resize, Width and Height 4096, Resize Option: Only if Larger, and under Options, Format: jpeg\)/;
 
 describe('HEIC and AVIF photos are named as such, with how to convert them, before any request', () => {
 	const { server, run } = useServer({ defaultModels: 'synthetic' });

@@ -163,7 +163,7 @@ function phoneFormatNotSent(node: INode, itemIndex: number, subject: string, for
 
 /** What to do with a HEIC or AVIF photo, in n8n. */
 const HOW_TO_CONVERT =
-	'The node does not send HEIC or AVIF: convert the photo to JPEG first with an Edit Image node before this one (Operation: Convert, Format: JPEG), or set the phone to save JPEG (iPhone: Settings > Camera > Formats > Most Compatible).';
+	'The node does not send HEIC or AVIF: convert the photo to JPEG first with an Edit Image node before this one (Operation: Resize, Width and Height 4096, Resize Option: Only if Larger, and under Options, Format: jpeg), or set the phone to save JPEG (iPhone: Settings > Camera > Formats > Most Compatible).';
 
 function readImageUrl(this: IExecuteFunctions, itemIndex: number): string {
 	const description = 'Enter a full address starting with https:// (or http://) that the service can download.';
