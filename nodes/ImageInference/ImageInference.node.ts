@@ -5,7 +5,7 @@ import { classify } from './actions/classify/classify.operation';
 import { imageSourceFields, modelIdFields } from './actions/common.description';
 import { detect } from './actions/detect/detect.operation';
 import { router } from './actions/router';
-import { toolDescriptionProperty } from './actions/tool.description';
+import { toolDescriptionProperties } from './actions/tool.description';
 import { runAsTool, runsAsTool } from './output/toolResult';
 
 export class ImageInference implements INodeType {
@@ -73,7 +73,7 @@ export class ImageInference implements INodeType {
 			...imageSourceFields,
 			...detect.description,
 			...classify.description,
-			toolDescriptionProperty,
+			...toolDescriptionProperties,
 		],
 	};
 	// Stryker restore all

@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import { detectRequestSchema } from '../../nodes/ImageInference/contract';
-import { TOOL_DESCRIPTION } from '../../nodes/ImageInference/actions/tool.description';
+import { TOOL_DESCRIPTIONS } from '../../nodes/ImageInference/actions/tool.description';
 import { MAX_TOOL_DETECTIONS, MAX_TOOL_RESULT_CHARS } from '../../nodes/ImageInference/output/toolResult';
 import { crowdedScene } from '../harness/crowdedScene';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
@@ -151,7 +151,7 @@ describe.each(e2eVersions())('An AI Agent uses Image Inference as its tool in re
 		expect(first.body.tools).toHaveLength(1);
 		const tool = first.body.tools![0].function;
 		expect(tool.name).toBe(TOOL_NAME);
-		expect(tool.description).toBe(TOOL_DESCRIPTION);
+		expect(tool.description).toBe(TOOL_DESCRIPTIONS.detect);
 		expect(tool.parameters?.properties).toMatchObject({
 			modelId: { type: 'string', description: 'UUID of the deployed object-detection model' },
 			imageUrl: { type: 'string', description: 'http(s) address of the photo' },

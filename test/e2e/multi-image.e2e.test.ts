@@ -257,7 +257,7 @@ describe.each(e2eVersions())('several images, object items and crops in real n8n
 	});
 
 	it('a HEIC photo: refused before any request with how to convert it; converted as advised (Edit Image, GraphicsMagick), it is detected', async () => {
-		const { run } = await execute(ids.heic);
+		const run = (await execute(ids.heic)).run!;
 		const [refused] = nodeItems(run, 'Detect as sent').map((item) => item.json);
 		expect(refused.error).toMatchObject({ code: 'invalid_image', message: 'The file in binary field "data" is HEIC, which the node does not send' });
 		expect((refused.error as { description: string }).description).toContain('Operation: Resize, Width and Height 4096, Resize Option: Only if Larger, and under Options, Format: jpeg');

@@ -205,9 +205,13 @@ describe('As an AI Agent tool', () => {
 	});
 
 	it('what the description tells the agent is what comes back: every field the agent will read is named, the list caps are the real ones', async () => {
-		const property = new ImageInference().description.properties.find((p) => p.name === 'toolDescription')!;
-		expect(property.displayOptions).toEqual({ show: { '@tool': [true] } });
-		const description = property.default as string;
+		const properties = new ImageInference().description.properties.filter((p) => p.name === 'toolDescription');
+		expect(properties.map((p) => p.displayOptions)).toEqual([
+			{ show: { '@tool': [true], operation: ['detect'] } },
+			{ show: { '@tool': [true], operation: ['classify'] } },
+		]);
+		const [detectDescription, classifyDescription] = properties.map((p) => p.default as string);
+		let description = detectDescription;
 		const named = (field: string) => new RegExp(`\\b${field}\\b`).test(description);
 		const unnamed = (object: IDataObject) => Object.keys(object).filter((field) => !named(field));
 
@@ -225,6 +229,7 @@ describe('As an AI Agent tool', () => {
 
 		const many = Array.from({ length: 30 }, (_, i) => ({ category: `class ${i}`, confidence: 0.5 - i / 100 }));
 		server().addFault({ match: { kind: 'classify' }, action: { type: 'status', status: 200, body: { category: 'class 0', confidence: 0.5, predictions: many } } });
+		description = classifyDescription;
 		const classified = (await run(classifyParameters(server()), [dogItem()], { asTool: true })).items[0].json as { predictions: IDataObject[] } & IDataObject;
 		expect(unnamed(classified)).toEqual([]);
 		expect(unnamed(classified.predictions[0])).toEqual([]);
@@ -232,8 +237,18 @@ describe('As an AI Agent tool', () => {
 
 		server().clearFaults();
 		const failed = (await run(urlDetect({ modelId: UNKNOWN_MODEL }), [{}], { asTool: true, onError: 'continueRegularOutput' })).items[0].json;
-		expect(Object.keys(failed)).toContain('status');
-		expect(unnamed(failed)).toEqual([]);
-		expect(description).toMatch(/URL.*base64|base64.*URL/);
+		for (description of [detectDescription, classifyDescription]) {
+			expect(Object.keys(failed)).toContain('status');
+			expect(unnamed(failed)).toEqual([]);
+			expect(description).toMatch(/photo sent in the conversation, or an http\(s\) URL or base64 text/);
+		}
+	});
+
+	it('each operation’s description speaks of that operation alone', () => {
+		const [detect, classify] = new ImageInference().description.properties.filter((p) => p.name === 'toolDescription').map((p) => p.default as string);
+		expect(detect).toMatch(/^Finds objects/);
+		expect(detect).not.toMatch(/categor|Classif/i);
+		expect(classify).toMatch(/^Classifies/);
+		expect(classify).not.toMatch(/detection|bounding box|Detect/i);
 	});
 });

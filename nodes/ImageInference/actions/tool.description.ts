@@ -2,25 +2,36 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { MAX_TOOL_DETECTIONS, MAX_TOOL_LABELS, MAX_TOOL_PREDICTIONS } from '../output/toolResult';
 
-export const TOOL_DESCRIPTION =
-	'Runs the user’s own deployed computer-vision model on one image. Two operations, as this tool is set up: ' +
-	'Detect Objects (finds objects, with a bounding box and a count per label) or Classify Image (the image’s category). ' +
-	'Pass the model ID (a UUID) and the image as an http(s) URL or as base64 text. ' +
-	`Returns compact JSON. Detect Objects: {totalDetections, countsByLabel: {label: count}, detections: up to ${MAX_TOOL_DETECTIONS} of {label, confidence 0-1, x, y, width, height}, most confident first, detectionsNotListed; past ${MAX_TOOL_LABELS} labels, the rest summed in otherLabels: {labels, detections}; with zones set, countsByZone: {zone: {label: count}}}. ` +
-	`Classify Image: {category, confidence, predictions: up to ${MAX_TOOL_PREDICTIONS} of {category, confidence}, predictionsNotListed}. ` +
+const THE_IMAGE =
+	'The image is the one this tool is set up to read: a photo sent in the conversation, or an http(s) URL or base64 text where the tool asks for one. ';
+const ON_FAILURE =
 	'On failure: {error, description, status} saying what went wrong and what to check (for example an unknown model ID; status is the HTTP status when the service answered). No image is returned.';
 
+/** What the agent reads about the tool by default: the operation the node is set to, what it reads, what comes back. */
+export const TOOL_DESCRIPTIONS = {
+	detect:
+		'Finds objects in one image with the user’s own deployed object-detection model: each with a label and a bounding box, and a count per label. ' +
+		THE_IMAGE +
+		`Returns compact JSON: {totalDetections, countsByLabel: {label: count}, detections: up to ${MAX_TOOL_DETECTIONS} of {label, confidence 0-1, x, y, width, height}, most confident first, detectionsNotListed; past ${MAX_TOOL_LABELS} labels, the rest summed in otherLabels: {labels, detections}; with zones set, countsByZone: {zone: {label: count}}}. ` +
+		ON_FAILURE,
+	classify:
+		'Classifies one image with the user’s own deployed image-classification model: the category it belongs to. ' +
+		THE_IMAGE +
+		`Returns compact JSON: {category, confidence, predictions: up to ${MAX_TOOL_PREDICTIONS} of {category, confidence}, predictionsNotListed}. ` +
+		ON_FAILURE,
+} as const;
+
 /**
- * The text the agent reads about this tool, in the tool's panel only (`@tool`). Because the node
- * declares it, n8n uses it instead of its generated one-line "Detect objects in an image" text.
+ * The text the agent reads about this tool, in the tool's panel only (`@tool`), one default per
+ * operation. Because the node declares it, n8n uses it instead of its generated one-line text.
  */
-export const toolDescriptionProperty: INodeProperties = {
+export const toolDescriptionProperties: INodeProperties[] = (Object.keys(TOOL_DESCRIPTIONS) as Array<keyof typeof TOOL_DESCRIPTIONS>).map((operation) => ({
 	displayName: 'Tool Description',
 	name: 'toolDescription',
 	type: 'string',
-	default: TOOL_DESCRIPTION,
+	default: TOOL_DESCRIPTIONS[operation],
 	typeOptions: { rows: 6 },
-	displayOptions: { show: { '@tool': [true] } },
+	displayOptions: { show: { '@tool': [true], operation: [operation] } },
 	description:
 		'What the AI Agent reads about this tool: what it does, what to pass and what comes back. Edit it to tell the agent about your model (its labels, what they mean).',
-};
+}));
