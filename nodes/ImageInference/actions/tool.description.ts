@@ -21,17 +21,30 @@ export const TOOL_DESCRIPTIONS = {
 		ON_FAILURE,
 } as const;
 
+const TOOL_DESCRIPTION_HELP =
+	'What the AI Agent reads about this tool: what it does, what to pass and what comes back. Edit it to tell the agent about your model (its labels, what they mean).';
+
 /**
  * The text the agent reads about this tool, in the tool's panel only (`@tool`), one default per
  * operation. Because the node declares it, n8n uses it instead of its generated one-line text.
  */
-export const toolDescriptionProperties: INodeProperties[] = (Object.keys(TOOL_DESCRIPTIONS) as Array<keyof typeof TOOL_DESCRIPTIONS>).map((operation) => ({
-	displayName: 'Tool Description',
-	name: 'toolDescription',
-	type: 'string',
-	default: TOOL_DESCRIPTIONS[operation],
-	typeOptions: { rows: 6 },
-	displayOptions: { show: { '@tool': [true], operation: [operation] } },
-	description:
-		'What the AI Agent reads about this tool: what it does, what to pass and what comes back. Edit it to tell the agent about your model (its labels, what they mean).',
-}));
+export const toolDescriptionProperties: INodeProperties[] = [
+	{
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		default: TOOL_DESCRIPTIONS.detect,
+		typeOptions: { rows: 6 },
+		displayOptions: { show: { '@tool': [true], operation: ['detect'] } },
+		description: TOOL_DESCRIPTION_HELP,
+	},
+	{
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		default: TOOL_DESCRIPTIONS.classify,
+		typeOptions: { rows: 6 },
+		displayOptions: { show: { '@tool': [true], operation: ['classify'] } },
+		description: TOOL_DESCRIPTION_HELP,
+	},
+];
