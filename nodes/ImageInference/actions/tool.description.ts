@@ -8,18 +8,17 @@ const ON_FAILURE =
 	'On failure: {error, description, status} saying what went wrong and what to check (for example an unknown model ID; status is the HTTP status when the service answered). No image is returned.';
 
 /** What the agent reads about the tool by default: the operation the node is set to, what it reads, what comes back. */
-export const TOOL_DESCRIPTIONS = {
-	detect:
-		'Finds objects in one image with the user’s own deployed object-detection model: each with a label and a bounding box, and a count per label. ' +
-		THE_IMAGE +
-		`Returns compact JSON: {totalDetections, countsByLabel: {label: count}, detections: up to ${MAX_TOOL_DETECTIONS} of {label, confidence 0-1, x, y, width, height}, most confident first, detectionsNotListed; past ${MAX_TOOL_LABELS} labels, the rest summed in otherLabels: {labels, detections}; with zones set, countsByZone: {zone: {label: count}}}. ` +
-		ON_FAILURE,
-	classify:
-		'Classifies one image with the user’s own deployed image-classification model: the category it belongs to. ' +
-		THE_IMAGE +
-		`Returns compact JSON: {category, confidence, predictions: up to ${MAX_TOOL_PREDICTIONS} of {category, confidence}, predictionsNotListed}. ` +
-		ON_FAILURE,
-} as const;
+const DETECT_TOOL_DESCRIPTION =
+	'Finds objects in one image with the user’s own deployed object-detection model: each with a label and a bounding box, and a count per label. ' +
+	THE_IMAGE +
+	`Returns compact JSON: {totalDetections, countsByLabel: {label: count}, detections: up to ${MAX_TOOL_DETECTIONS} of {label, confidence 0-1, x, y, width, height}, most confident first, detectionsNotListed; past ${MAX_TOOL_LABELS} labels, the rest summed in otherLabels: {labels, detections}; with zones set, countsByZone: {zone: {label: count}}}. ` +
+	ON_FAILURE;
+const CLASSIFY_TOOL_DESCRIPTION =
+	'Classifies one image with the user’s own deployed image-classification model: the category it belongs to. ' +
+	THE_IMAGE +
+	`Returns compact JSON: {category, confidence, predictions: up to ${MAX_TOOL_PREDICTIONS} of {category, confidence}, predictionsNotListed}. ` +
+	ON_FAILURE;
+export const TOOL_DESCRIPTIONS = { detect: DETECT_TOOL_DESCRIPTION, classify: CLASSIFY_TOOL_DESCRIPTION } as const;
 
 const TOOL_DESCRIPTION_HELP =
 	'What the AI Agent reads about this tool: what it does, what to pass and what comes back. Edit it to tell the agent about your model (its labels, what they mean).';
@@ -33,7 +32,7 @@ export const toolDescriptionProperties: INodeProperties[] = [
 		displayName: 'Tool Description',
 		name: 'toolDescription',
 		type: 'string',
-		default: TOOL_DESCRIPTIONS.detect,
+		default: DETECT_TOOL_DESCRIPTION,
 		typeOptions: { rows: 6 },
 		displayOptions: { show: { '@tool': [true], operation: ['detect'] } },
 		description: TOOL_DESCRIPTION_HELP,
@@ -42,7 +41,7 @@ export const toolDescriptionProperties: INodeProperties[] = [
 		displayName: 'Tool Description',
 		name: 'toolDescription',
 		type: 'string',
-		default: TOOL_DESCRIPTIONS.classify,
+		default: CLASSIFY_TOOL_DESCRIPTION,
 		typeOptions: { rows: 6 },
 		displayOptions: { show: { '@tool': [true], operation: ['classify'] } },
 		description: TOOL_DESCRIPTION_HELP,
