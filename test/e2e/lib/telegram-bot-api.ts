@@ -11,9 +11,14 @@
  *                                            and the `secret_token` n8n then requires on each update
  *   getFile                                  Telegram "Get File" (Telegram.node.js, file:get), then
  *   GET /file/bot<token>/<file_path>         its download
- *   sendPhoto (multipart), sendMessage (JSON) the replies
- * Each call is recorded. Files are registered by the test (`addFile`); `addFileTooBig` registers a
- * file_id whose getFile answers as Telegram does for a file over the 20 MB a bot may download.
+ *   sendPhoto, sendDocument (multipart),     the replies
+ *   sendMessage (JSON)
+ * Each call is recorded. Files are registered by the test (`addFile`); getFile answers as Telegram
+ * does for a file over the 20 MB a bot may download (`addFileTooBig` registers such a file_id
+ * without its bytes). The replies are held to the Bot API's documented limits
+ * (https://core.telegram.org/bots/api): a photo uploaded with sendPhoto at most 10 MB (taken as
+ * 10 MiB, the larger reading), a caption at most 1,024 characters, a message's text at most 4,096;
+ * beyond them the call fails with a 400, as Telegram's does.
  * `postUpdate` delivers an update to the registered webhook as Telegram does (with the secret).
  */
 import { randomBytes } from 'crypto';
@@ -26,6 +31,8 @@ export interface BotApiCall {
 	/** JSON body or multipart text fields */
 	fields: Record<string, unknown>;
 	files: Record<string, { fileName: string; mimeType: string; bytes: Buffer }>;
+	/** the stand-in's HTTP status for it (200: done; a 400 is a call Telegram refuses) */
+	status?: number;
 }
 
 export interface TelegramBotApi {
@@ -43,6 +50,11 @@ export interface TelegramBotApi {
 
 /** Telegram's answer to getFile for a file over a bot's download limit (Bot API: "up to 20 MB"). */
 const FILE_TOO_BIG = { ok: false, error_code: 400, description: 'Bad Request: file is too big' };
+const MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
+const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+const MAX_CAPTION_LENGTH = 1024;
+const MAX_TEXT_LENGTH = 4096;
+const badRequest = (description: string): [number, unknown] => [400, { ok: false, error_code: 400, description: `Bad Request: ${description}` }];
 
 async function readBody(req: IncomingMessage): Promise<Pick<BotApiCall, 'fields' | 'files'>> {
 	const chunks: Buffer[] = [];
@@ -91,13 +103,17 @@ export async function startTelegramBotApi(): Promise<TelegramBotApi> {
 			case 'getFile': {
 				const fileId = String(call.fields.file_id);
 				const file = files.get(fileId);
-				if (file === 'too big') return [400, FILE_TOO_BIG];
-				if (!file) return [400, { ok: false, error_code: 400, description: 'Bad Request: invalid file_id' }];
+				if (file === 'too big' || (file && file.bytes.length > MAX_DOWNLOAD_BYTES)) return [400, FILE_TOO_BIG];
+				if (!file) return badRequest('invalid file_id');
 				return [200, { ok: true, result: { file_id: fileId, file_unique_id: fileId.slice(0, 8), file_size: file.bytes.length, file_path: file.filePath } }];
 			}
 			case 'sendPhoto':
+			case 'sendDocument':
 			case 'sendMessage': {
 				const chatId = Number(call.fields.chat_id);
+				if (method === 'sendMessage' && String(call.fields.text ?? '').length > MAX_TEXT_LENGTH) return badRequest('message is too long');
+				if (String(call.fields.caption ?? '').length > MAX_CAPTION_LENGTH) return badRequest('message caption is too long');
+				if (method === 'sendPhoto' && (call.files.photo?.bytes.length ?? 0) > MAX_PHOTO_BYTES) return badRequest('PHOTO_SAVE_FILE_INVALID'); // MTProto's name for it; the Bot API documents only the limit
 				const sent = { message_id: ++messageIds, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: 'private' } };
 				return [200, { ok: true, result: method === 'sendMessage' ? { ...sent, text: call.fields.text } : { ...sent, caption: call.fields.caption } }];
 			}
@@ -127,6 +143,7 @@ export async function startTelegramBotApi(): Promise<TelegramBotApi> {
 				const call: BotApiCall = { method: match[2], ...body };
 				calls.push(call);
 				const [status, result] = handleMethod(match[2], call);
+				call.status = status;
 				answer(res, status, result);
 			},
 			(error: unknown) => answer(res, 400, { ok: false, error_code: 400, description: `Bad Request: ${String(error)}` }),
