@@ -6,9 +6,9 @@ import { NodeApiError } from 'n8n-workflow';
 import { classifyAnswerSchema } from '../../nodes/ImageInference/contract';
 import { requestPrediction } from '../../nodes/ImageInference/transport';
 
-// A hand-made context: n8n's request helpers always answer `encoding: 'stream'` with a stream
-// (nodes/ImageInference/transport/index.ts names their source), so no real runner gives the node
-// anything else; this unit test pins down what the node does if one ever does.
+// A hand-made context: n8n's request helpers answer `encoding: 'stream'` with a stream in both
+// tested lines (nodes/ImageInference/transport/index.ts names their source); another runner, or
+// a later n8n, may hand the answer over whole, and the node reads it as well.
 const node: INode = { id: '1', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0], parameters: {} };
 const answer = JSON.stringify({ predictions: [{ category: 'cat', confidence: 0.9 }], category: 'cat', confidence: 0.9 });
 
@@ -48,18 +48,37 @@ describe('the answer as n8n hands it over', () => {
 
 	it.each([
 		['a whole Buffer', Buffer.from(answer)],
+		['whole bytes', new Uint8Array(Buffer.from(answer))],
 		['whole text', answer],
-		['parsed JSON', JSON.parse(answer)],
+		['JSON already parsed', JSON.parse(answer)],
+	])('reads an answer handed over as %s', async (_name, body) => {
+		const { context, calls } = contextAnswering(body);
+		const { result, attempts } = await predict(context);
+		expect(result).toEqual({ category: 'cat', confidence: 0.9, predictions: [{ category: 'cat', confidence: 0.9 }] });
+		expect(attempts).toBe(1);
+		expect(calls).toHaveLength(1);
+	});
+
+	it.each([
 		['nothing', undefined],
 		['null', null],
-		// it could be read, but not stopped when the Timeout runs out
-		['chunks with no way to stop them', (async function* () { yield Buffer.from(answer); })()],
-	])('fails the item, once and clearly, when it comes as %s instead of a stream', async (_name, body) => {
+	])('an answer of %s is an empty body: the item fails, once, saying so', async (_name, body) => {
 		const { context, calls } = contextAnswering(body);
-		const error = await predict(context).catch((caught: unknown) => caught);
+		const error = (await predict(context).catch((caught: unknown) => caught)) as NodeApiError;
 		expect(error).toBeInstanceOf(NodeApiError);
-		expect((error as NodeApiError).message).toBe("The service's answer could not be read: n8n handed it over whole, not as the stream this node asked for");
-		expect((error as NodeApiError).context.itemIndex).toBe(3);
+		expect(error.message).toBe("The service's answer could not be read: the 200 answer is not JSON");
+		expect(error.description).toBe('The body was empty.');
+		expect(error.context.itemIndex).toBe(3);
+		expect(calls).toHaveLength(1);
+	});
+
+	it('chunks with no way to stop them at the Timeout: the item fails, once and clearly', async () => {
+		const { context, calls } = contextAnswering((async function* () {
+			yield Buffer.from(answer);
+		})());
+		const error = (await predict(context).catch((caught: unknown) => caught)) as NodeApiError;
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.message).toBe("The service's answer could not be read: n8n handed it over as chunks that cannot be stopped at the Timeout");
 		expect(calls).toHaveLength(1);
 	});
 });

@@ -110,8 +110,9 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		request.body = undefined;
 	}
 
-	if (!isReadable(response.body)) {
-		return { ok: false, failure: describeInvalidResponse('n8n handed it over whole, not as the stream this node asked for') };
+	const stream = isReadable(response.body) ? response.body : wholeAnswer(response.body);
+	if (!stream) {
+		return { ok: false, failure: describeInvalidResponse('n8n handed it over as chunks that cannot be stopped at the Timeout') };
 	}
 	const status = response.statusCode;
 	const ok = status >= 200 && status <= 299;
@@ -120,7 +121,7 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 	body = undefined;
 	let errorText = '';
 	try {
-		await readBody(response.body, Math.max(0, call.settings.timeoutMs - (Date.now() - started)), signal, (chunk) => {
+		await readBody(stream, Math.max(0, call.settings.timeoutMs - (Date.now() - started)), signal, (chunk) => {
 			if (ok) answer.push(chunk);
 			else if (errorText.length < MAX_ERROR_BODY_BYTES) errorText += chunk.toString('utf8');
 		});
@@ -202,6 +203,27 @@ interface ReadableBody extends AsyncIterable<unknown> {
  */
 function isReadable(body: unknown): body is ReadableBody {
 	return typeof body === 'object' && body !== null && Symbol.asyncIterator in body && typeof (body as ReadableBody).destroy === 'function';
+}
+
+/**
+ * An answer handed over whole (bytes, text, or JSON a runner already parsed; nothing at all is an
+ * empty body), read as a stream of one chunk; undefined for chunks that come without a way to
+ * stop them, which the Timeout could not end.
+ */
+function wholeAnswer(body: unknown): ReadableBody | undefined {
+	if (typeof body === 'object' && body !== null && Symbol.asyncIterator in body) return undefined;
+	const bytes =
+		body === undefined || body === null
+			? Buffer.alloc(0)
+			: body instanceof Uint8Array
+				? Buffer.from(body)
+				: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8');
+	return {
+		async *[Symbol.asyncIterator]() {
+			yield bytes;
+		},
+		destroy() {},
+	};
 }
 
 function throwIfCancelled(this: IExecuteFunctions, signal: AbortSignal | undefined, itemIndex: number): void {
