@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } f
 import { NodeHelpers } from 'n8n-workflow';
 
 import { ImageInference } from '../../nodes/ImageInference/ImageInference.node';
+import { carItem, classifyParameters, detectParameters, dogItem, useServer } from './setup';
 
 /**
  * What the editor shows under each operation: n8n's editor decides with n8n-workflow's
@@ -37,5 +38,41 @@ describe('the editor shows each operation its own settings', () => {
 		expect(options).toEqual(expect.arrayContaining(['Confidence Threshold', 'Max Objects', 'Output Images', 'Annotate Image', 'Zones']));
 		// one Confidence Threshold: Classify's options collection is not shown beside Detect's
 		expect(options.filter((name) => name === 'Confidence Threshold')).toHaveLength(1);
+	});
+});
+
+/**
+ * The editor's number fields stop at the node's own bounds: a value the node refuses cannot be
+ * typed there (n8n's number input clamps to minValue/maxValue), and the editor's bounds are never
+ * tighter than the node's. Each number option is set just past and just at each editor bound.
+ */
+describe('the editor’s bounds are the node’s', () => {
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+	const numberOptions = (operation: string) => {
+		const options = description.properties.filter(
+			(property) => property.name === 'options' && NodeHelpers.displayParameter({ operation }, property, { typeVersion: 1.1 }, description),
+		);
+		return options.flatMap((collection) => (collection.options as INodeProperties[]).filter((option) => option.type === 'number'));
+	};
+	const refusal = async (operation: string, name: string, value: number) => {
+		// Cooldown is read only when looks are compared
+		const watch = operation === 'detect' ? { compareWithPreviousLook: true } : {};
+		const parameters = (operation === 'detect' ? detectParameters : classifyParameters)(server(), { options: { ...watch, [name]: value } });
+		const { items } = await run(parameters, [operation === 'detect' ? carItem() : dogItem()], { onError: 'continueRegularOutput' });
+		return (items[0].json.error as { message?: string } | undefined)?.message;
+	};
+
+	it.each(['detect', 'classify'])('%s: every number option has both bounds in the editor, and the node takes exactly what lies between', async (operation) => {
+		const options = numberOptions(operation);
+		expect(options.length).toBeGreaterThan(3);
+		for (const option of options) {
+			const { minValue, maxValue, numberPrecision } = option.typeOptions ?? {};
+			expect({ option: option.displayName, minValue: typeof minValue, maxValue: typeof maxValue }).toEqual({ option: option.displayName, minValue: 'number', maxValue: 'number' });
+			const step = numberPrecision ? 10 ** -numberPrecision : 1;
+			// messages name the option without the unit its display name carries: "Timeout must be…"
+			const named = expect.stringContaining(option.displayName.replace(/ \(.*\)$/, ''));
+			expect({ option: option.displayName, below: await refusal(operation, option.name, (minValue as number) - step) }).toEqual({ option: option.displayName, below: named });
+			expect({ option: option.displayName, above: await refusal(operation, option.name, (maxValue as number) + step) }).toEqual({ option: option.displayName, above: named });
+		}
 	});
 });

@@ -190,7 +190,7 @@ export const requestOptions: INodeProperties[] = [
 		name: 'timeout',
 		type: 'number',
 		default: DEFAULT_TIMEOUT_MS,
-		typeOptions: { minValue: TIMEOUT_BOUNDS.min },
+		typeOptions: { minValue: TIMEOUT_BOUNDS.min, maxValue: TIMEOUT_BOUNDS.max },
 		description: 'How long to wait for one answer before giving up on that attempt, in milliseconds',
 	},
 ];
