@@ -233,12 +233,15 @@ describe.each(e2eVersions())('A chat photo reaches the Image Inference tool in r
 		const res = await home.execute(alikeItemsId);
 		if (!res.ok) throw new Error(`the workflow failed in n8n: ${res.error}\n${res.stdout.slice(-3000)}`);
 		expect(server.requests).toHaveLength(0);
-		const results = toolResults().map((message) => JSON.parse(message.content) as Result);
+		// one tool call per item; a call's result is the list of its images' results
+		const results = toolResults().flatMap((message) => [JSON.parse(message.content) as Result | Result[]].flat());
 		expect(results).toHaveLength(2);
 		for (const result of results) {
-			expect(result.description).toContain('2 items of "Downloads carry no data" hold the same data');
-			expect(result.description).toContain('an Edit Fields node that sets, for example, "item" to {{ $itemIndex }}, with "Include Other Input Fields" on');
+			expect(result.error).toBe('No file on the tool’s item or the AI Agent’s input item');
+			expect(result.description).toContain('input item from "Downloads carry no data" could not be told apart: 2 of its items hold the same data.');
+			expect(result.description).toContain('an Edit Fields node setting "item" to {{ $itemIndex }}, with "Include Other Input Fields" on');
 			expect(result.description).not.toContain("$('");
+			expect(result.description).not.toContain('…');
 		}
 	});
 

@@ -200,8 +200,8 @@ describe('As an AI Agent’s tool in a chat: the photo the user sent', () => {
 		];
 		const failure = await failureOf(run(detectData0(), [], { asTool: true, agentInput: agentCall(messages, 1) }));
 		expect(failure.description).toBe(
-			`Looked on the tool’s own item, then the AI Agent’s input item from "${TRIGGER}" was not found: 2 items of "${TRIGGER}" hold the same data, so which one the AI Agent is working on cannot be told. ` +
-				'n8n gives a tool only the data of the item the AI Agent works on, not which item it is. Give each item data of its own before the AI Agent: an Edit Fields node that sets, for example, "item" to {{ $itemIndex }}, with "Include Other Input Fields" on (Edit Fields keeps the files only then). ' +
+			`Looked on the tool’s own item, then the AI Agent’s input item from "${TRIGGER}" could not be told apart: 2 of its items hold the same data. ` +
+				'n8n gives a tool only the data of the item the AI Agent works on, not which item it is. Before the AI Agent, give each item data of its own: an Edit Fields node setting "item" to {{ $itemIndex }}, with "Include Other Input Fields" on (it keeps the files only then). ' +
 				'Or pass an image URL.',
 		);
 		expect(server().requests).toHaveLength(0);

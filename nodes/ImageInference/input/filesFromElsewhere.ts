@@ -149,7 +149,7 @@ function agentInputItem(context: IExecuteFunctions, item: INodeExecutionData, it
 	}
 	// a tool argument named like one of the item's fields hides it: with one item there is no doubt
 	if (matches.length === 0 && candidates.length === 1) return { node, item: candidates[0] };
-	if (matches.length > 1) return { node, alike: true, reason: `${matches.length} items of "${node}" hold the same data, so which one the AI Agent is working on cannot be told` };
+	if (matches.length > 1) return { node, alike: true, reason: `${matches.length} of its items hold the same data` };
 	return { node, reason: `none of the items of "${node}" is the one the AI Agent is working on` };
 }
 
@@ -167,14 +167,14 @@ function notFound(context: IExecuteFunctions, itemIndex: number, source: 'binary
 	const theirFields = Object.keys(found.item?.binary ?? {});
 	const looked = found.item
 		? `${where} has ${theirFields.length ? `the binary field(s) ${quotedList(theirFields)}` : 'no file'}`
-		: `${where} was not found: ${found.reason}`;
+		: `${where} ${found.alike ? 'could not be told apart' : 'was not found'}: ${found.reason}`;
 	const message =
 		source === 'binary'
 			? `No ${binaryFieldsNamed(missing)} on the tool’s item or the AI Agent’s input item`
 			: 'No file on the tool’s item or the AI Agent’s input item';
 	// $('Node').item is not offered: in a tool it gives the node's first item whichever the AI Agent works on
 	const fix = found.alike
-		? `n8n gives a tool only the data of the item the AI Agent works on, not which item it is. Give each item data of its own before the AI Agent: an Edit Fields node that sets, for example, "item" to {{ $itemIndex }}, with "Include Other Input Fields" on (Edit Fields keeps the files only then).`
+		? 'n8n gives a tool only the data of the item the AI Agent works on, not which item it is. Before the AI Agent, give each item data of its own: an Edit Fields node setting "item" to {{ $itemIndex }}, with "Include Other Input Fields" on (it keeps the files only then).'
 		: theirFields.length && source === 'binary'
 			? 'Set "Input Binary Field" to one of those, or use "All Images on the Item".'
 			: 'In a chat, allow file uploads on the Chat Trigger and send a photo with the message.';
