@@ -173,30 +173,31 @@ export function needsImageSize(options: ZoneAndSizeOptions): boolean {
 	return optionNeedingImageSize(options) !== undefined;
 }
 
-/** Refuses, before the request, a file whose size the options need and the node could not read. */
-export function requireSizeBeforeSending(this: IExecuteFunctions, itemIndex: number, options: ZoneAndSizeOptions, size: Size | undefined): void {
-	const option = optionNeedingImageSize(options);
-	if (!option || size) return;
-	throw sizeNeeded.call(
-		this,
-		itemIndex,
-		option,
-		'and the node could not read it from this file, so it was not sent',
-		'The node reads the size from JPEG, PNG, WebP, GIF, BMP and TIFF headers, and this one gave none. Convert the image to JPEG or PNG with an Edit Image node before this one, or give the zones in pixels (Zone Coordinates: Pixels) without Min or Max Object Size.',
-	);
-}
+const SIZE_UNKNOWN = {
+	beforeSending: {
+		why: 'and the node could not read it from this file, so it was not sent',
+		fix: 'The node reads the size from JPEG, PNG, WebP, GIF, BMP and TIFF headers, and this one gave none. Convert the image to JPEG or PNG with an Edit Image node before this one, or give the zones in pixels (Zone Coordinates: Pixels) without Min or Max Object Size.',
+	},
+	afterAnswer: {
+		why: 'and it is unknown for this image',
+		fix: 'The service sent no readable annotated picture and the node could not read the image’s size. Pass the image as a file, or give the zones in pixels.',
+	},
+} as const;
 
-/** Refuses, after the answer, to place objects when the size they need is still unknown. */
-export function requireSize(this: IExecuteFunctions, itemIndex: number, options: ZoneAndSizeOptions, size: Size | undefined): void {
+/**
+ * Refuses to place objects when the size they need is unknown: before the request for a file
+ * whose header gave none, or after the answer when no readable annotated picture gave it.
+ */
+export function requireSize(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: ZoneAndSizeOptions,
+	size: Size | undefined,
+	when: keyof typeof SIZE_UNKNOWN,
+): void {
 	const option = optionNeedingImageSize(options);
 	if (!option || size) return;
-	throw sizeNeeded.call(
-		this,
-		itemIndex,
-		option,
-		'and it is unknown for this image',
-		'The service sent no readable annotated picture and the node could not read the image’s size. Pass the image as a file, or give the zones in pixels.',
-	);
+	throw sizeNeeded.call(this, itemIndex, option, SIZE_UNKNOWN[when].why, SIZE_UNKNOWN[when].fix);
 }
 
 /**

@@ -16,7 +16,7 @@ import { servicePicture, uprightSize } from '../../pipeline/geometry';
 import type { DetectionResults } from '../../pipeline/steps';
 import { readDetectionOptions, runDetectionPipeline } from '../../pipeline/steps';
 import type { DetectionOptions, ZoneAndSizeOptions } from '../../pipeline/types';
-import { checkSizeKnowable, needsImageSize, requireSize, requireSizeBeforeSending } from '../../pipeline/zones';
+import { checkSizeKnowable, needsImageSize, requireSize } from '../../pipeline/zones';
 import { predict } from '../predict';
 import type { ExecutionContext, ImagePlan, Operation } from '../types';
 import {
@@ -136,7 +136,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 		if (original) binary[fields.imageFields.original] = original;
 	}
 
-	requireSize.call(this, plan.itemIndex, fields.detections.zonesAndSizes, size);
+	requireSize.call(this, plan.itemIndex, fields.detections.zonesAndSizes, size, 'afterAnswer');
 	const watch = fields.watch && { watch: fields.watch, store: this.getWorkflowStaticData('node'), now: Date.now() };
 	const { results, leftOut, warnings: zoneWarnings, comparison } = runDetectionPipeline(result, boxesIn, fields.detections, watch);
 	warnings.push(...zoneWarnings);
@@ -161,7 +161,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 async function learnSizeBeforeSending(this: IExecuteFunctions, itemIndex: number, image: ImageInput, options: ZoneAndSizeOptions): Promise<void> {
 	if (image.source === 'url' || image.size || !needsImageSize(options)) return;
 	if (image.source === 'binary') image.size = await readSizeFromWholeFile.call(this, itemIndex, image.field);
-	requireSizeBeforeSending.call(this, itemIndex, options, image.size);
+	requireSize.call(this, itemIndex, options, image.size, 'beforeSending');
 }
 
 /** One item for the image, or one per object (Output Items). */
