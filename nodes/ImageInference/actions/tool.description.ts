@@ -20,30 +20,24 @@ const CLASSIFY_TOOL_DESCRIPTION =
 	ON_FAILURE;
 export const TOOL_DESCRIPTIONS = { detect: DETECT_TOOL_DESCRIPTION, classify: CLASSIFY_TOOL_DESCRIPTION } as const;
 
-const TOOL_DESCRIPTION_HELP =
-	'What the AI Agent reads about this tool: what it does, what to pass and what comes back. Edit it to tell the agent about your model (its labels, what they mean).';
-
 /**
  * The text the agent reads about this tool, in the tool's panel only (`@tool`), one default per
  * operation. Because the node declares it, n8n uses it instead of its generated one-line text.
  */
+function toolDescriptionFor(operation: keyof typeof TOOL_DESCRIPTIONS, text: string): INodeProperties {
+	return {
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		default: text,
+		typeOptions: { rows: 6 },
+		displayOptions: { show: { '@tool': [true], operation: [operation] } },
+		description:
+			'What the AI Agent reads about this tool: what it does, what to pass and what comes back. Edit it to tell the agent about your model (its labels, what they mean).',
+	};
+}
+
 export const toolDescriptionProperties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		default: DETECT_TOOL_DESCRIPTION,
-		typeOptions: { rows: 6 },
-		displayOptions: { show: { '@tool': [true], operation: ['detect'] } },
-		description: TOOL_DESCRIPTION_HELP,
-	},
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		default: CLASSIFY_TOOL_DESCRIPTION,
-		typeOptions: { rows: 6 },
-		displayOptions: { show: { '@tool': [true], operation: ['classify'] } },
-		description: TOOL_DESCRIPTION_HELP,
-	},
+	toolDescriptionFor('detect', DETECT_TOOL_DESCRIPTION),
+	toolDescriptionFor('classify', CLASSIFY_TOOL_DESCRIPTION),
 ];
