@@ -217,7 +217,11 @@ return [
 		expect(items[2].json.error).toMatchObject({ status: 404, attempts: 1 });
 		expect(((items[2].json.error ?? {}) as { message?: string }).message).toContain(UNKNOWN_MODEL);
 		expect(((items[3].json.error ?? {}) as { message?: string }).message).toMatch(/photo/);
-		for (const i of items.slice(1)) expect(Object.keys(i.json)).toEqual(expect.arrayContaining(['error', 'description', 'status', 'code', 'details', 'attempts']));
+		// each failed item: the input's fields, and what failed as one object
+		for (const i of items.slice(1)) {
+			expect(Object.keys(i.json)).toEqual(expect.arrayContaining(['case', 'error']));
+			expect(Object.keys(i.json.error as object).sort()).toEqual(['attempts', 'code', 'description', 'details', 'httpCode', 'message', 'status']);
+		}
 	});
 
 	it('Retries: two 503s then success, in real n8n', async () => {
@@ -248,7 +252,7 @@ return [
 		server.addFault({ match: { kind: 'detect' }, action: { type: 'hang' } });
 		const { run: r } = await run('resetAndHang');
 		const [item] = nodeItems(r!, 'Detect');
-		expect(item.json).toMatchObject({ code: 'timeout', attempts: 2 });
+		expect(item.json.error).toMatchObject({ code: 'timeout', attempts: 2 });
 		expect(((item.json.error ?? {}) as { message?: string }).message).toMatch(/did not answer within 1500 ms \(gave up after 2 attempts\)/);
 		expect(requests()).toHaveLength(2);
 	});
