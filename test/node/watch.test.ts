@@ -1,3 +1,4 @@
+import { ObservableObject } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_TOOL_RESULT_CHARS } from '../../nodes/ImageInference/output/toolResult';
@@ -201,6 +202,23 @@ describe('Compare With Previous Look', () => {
 		expect(await look('carInZone')).toMatchObject({ changed: false, appeared: [], reason: 'no change since the last look', previousCountsByLabel: { [CAR]: 1 } });
 		expect(await look('carOutsideZone')).toMatchObject({ changed: true, appeared: [], disappeared: [CAR], changeByLabel: { [CAR]: -1 } });
 		expect(await look('empty')).toMatchObject({ changed: false, reason: 'no change since the last look' });
+	});
+
+	it('as n8n keeps static data (saved only when its proxy saw a change): every look is kept for the next execution', async () => {
+		// n8n-workflow's ObservableObject around the node's static data, saved after the run only
+		// when it says it changed (n8n's workflow-static-data saving), then loaded afresh
+		let saved: IDataObject = {};
+		const look = async (name: FrameName) => {
+			const staticData = ObservableObject.create(JSON.parse(JSON.stringify(saved)) as IDataObject) as IDataObject & { __dataChanged?: boolean };
+			const comparison = (await run(detectParameters(server(), { options: watchOptions() }), [photoItem(name)], { staticData })).items[0].json.comparison as IDataObject;
+			expect(staticData.__dataChanged).toBe(true);
+			saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+			return comparison;
+		};
+		expect(await look('empty')).toMatchObject({ reason: expect.stringMatching(/first look/) });
+		expect(await look('carInZone')).toMatchObject({ changed: true, appeared: [CAR] });
+		expect(await look('carInZone')).toMatchObject({ changed: false, reason: 'no change since the last look' });
+		expect(await look('empty')).toMatchObject({ changed: true, disappeared: [CAR] });
 	});
 
 	it('a cooldown: the car coming back within it is not reported; after it, it is', async () => {

@@ -118,8 +118,11 @@ export function compareWithPreviousLook(
 		...(reportedAt ? { reportedAt } : {}),
 		...(watch.settings !== undefined ? { settings: watch.settings } : {}),
 	};
-	// defined, not assigned: a key such as "__proto__" is then a key like any other
+	// defined first, so a key such as "__proto__" is a key like any other; then assigned, as n8n
+	// saves static data only when its proxy sees a set (n8n-workflow's ObservableObject has no
+	// defineProperty trap)
 	Object.defineProperty(looks, watch.key, { value: look, enumerable: true, writable: true, configurable: true });
+	looks[watch.key] = look;
 	forgetOldest(looks, watch.key);
 	const cooldownEnd = reportedAt && watch.cooldownMs > 0 ? Date.parse(reportedAt) + watch.cooldownMs : undefined;
 	return {
