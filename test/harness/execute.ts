@@ -20,7 +20,7 @@ import type {
 	INodeExecutionData,
 	NodeExecutionHint,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, UserError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, ObservableObject, UserError } from 'n8n-workflow';
 
 import { ImageInferenceApi } from '../../credentials/ImageInferenceApi.credentials';
 import { ImageInference } from '../../nodes/ImageInference/ImageInference.node';
@@ -74,7 +74,11 @@ export interface RunOptions {
 	agentInput?: AgentInput;
 	/** How n8n runs the workflow (`getMode()`): `manual` from the editor, `trigger` or `webhook` when active; default `trigger`. */
 	mode?: 'manual' | 'trigger' | 'webhook' | 'internal';
-	/** The workflow's static data as `getWorkflowStaticData('node')` returns it; pass the same object to runs that follow each other. */
+	/**
+	 * The node's static data, kept as n8n keeps it: the node gets a copy wrapped in n8n-workflow's
+	 * ObservableObject, and it is written back here only when that proxy saw a change (n8n saves
+	 * workflow static data only when `__dataChanged` is set). Pass the same object to runs that follow each other.
+	 */
 	staticData?: IDataObject;
 	/** Context methods left out, as a runner other than n8n's own may (n8n 1.123 and 2.41 have both). */
 	contextWithout?: Array<'addExecutionHints' | 'getExecutionCancelSignal'>;
@@ -136,6 +140,8 @@ export interface RunResult {
 	events: string[];
 	/** What the node gave n8n's output panel through addExecutionHints, in order. */
 	hints: NodeExecutionHint[];
+	/** Whether the node's static data changed, so that n8n saves it. */
+	staticDataSaved: boolean;
 }
 
 /**
@@ -206,6 +212,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const events: string[] = [];
 	const hints: NodeExecutionHint[] = [];
 	let globalStaticData: IDataObject | undefined;
+	let nodeStaticData: (IDataObject & { __dataChanged?: boolean }) | undefined;
 	const without = new Set(options.contextWithout);
 	const unreadable = new Set((options.unreadableItems ?? []).flatMap((index) => Object.values(inputItems[index]?.binary ?? {}).flatMap((binary) => (binary.id ? [binary.id] : []))));
 	const readFailure = () => Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
@@ -234,7 +241,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		// as n8n's Workflow.getStaticData (n8n-workflow src/workflow.ts): "node" is this node's own, "global" the workflow's; any other kind throws
 		getMode: () => options.mode ?? 'trigger',
 		getWorkflowStaticData: (type: string) => {
-			if (type === 'node') return (options.staticData ??= {});
+			if (type === 'node') return (nodeStaticData ??= ObservableObject.create(JSON.parse(JSON.stringify(options.staticData ?? {})) as IDataObject));
 			if (type === 'global') return (globalStaticData ??= {});
 			throw new Error('Unknown context type. Only `global` and `node` are supported.');
 		},
@@ -308,10 +315,17 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	} as unknown as IExecuteFunctions;
 
 	const output = await new ImageInference().execute.call(context);
+	const staticDataSaved = nodeStaticData?.__dataChanged === true;
+	if (staticDataSaved) {
+		const saved = JSON.parse(JSON.stringify(nodeStaticData)) as IDataObject;
+		options.staticData ??= {};
+		for (const key of Object.keys(options.staticData)) delete options.staticData[key];
+		for (const [key, value] of Object.entries(saved)) Object.defineProperty(options.staticData, key, { value, enumerable: true, writable: true, configurable: true });
+	}
 	// a tool's items go back to its caller, not along main connections: not routed here (an AI Agent
 	// calling it under Continue (using error output) gets nothing from n8n: test/e2e/error-output.e2e.test.ts)
 	const [items, errorItems = []] = options.asTool ? output : routeAsN8nDoes(output, inputItems, node);
-	return { items, errorItems, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events, hints };
+	return { items, errorItems, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events, hints, staticDataSaved };
 }
 
 function agentRunData(agent: AgentInput, store: BinaryStore) {

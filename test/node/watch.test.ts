@@ -1,4 +1,3 @@
-import { ObservableObject } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_TOOL_RESULT_CHARS } from '../../nodes/ImageInference/output/toolResult';
@@ -205,15 +204,12 @@ describe('Compare With Previous Look', () => {
 	});
 
 	it('as n8n keeps static data (saved only when its proxy saw a change): every look is kept for the next execution', async () => {
-		// n8n-workflow's ObservableObject around the node's static data, saved after the run only
-		// when it says it changed (n8n's workflow-static-data saving), then loaded afresh
-		let saved: IDataObject = {};
+		// the harness keeps static data as n8n does (test/harness/execute.ts, RunOptions.staticData)
+		const staticData: IDataObject = {};
 		const look = async (name: FrameName) => {
-			const staticData = ObservableObject.create(JSON.parse(JSON.stringify(saved)) as IDataObject) as IDataObject & { __dataChanged?: boolean };
-			const comparison = (await run(detectParameters(server(), { options: watchOptions() }), [photoItem(name)], { staticData })).items[0].json.comparison as IDataObject;
-			expect(staticData.__dataChanged).toBe(true);
-			saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-			return comparison;
+			const result = await run(detectParameters(server(), { options: watchOptions() }), [photoItem(name)], { staticData });
+			expect(result.staticDataSaved).toBe(true);
+			return result.items[0].json.comparison as IDataObject;
 		};
 		expect(await look('empty')).toMatchObject({ reason: expect.stringMatching(/first look/) });
 		expect(await look('carInZone')).toMatchObject({ changed: true, appeared: [CAR] });
