@@ -198,9 +198,9 @@ describe('Compare With Previous Look', () => {
 		expect(arrival.zones).toEqual({ driveway: { appeared: [CAR], disappeared: [], changeByLabel: { [CAR]: 1 }, previousCountsByLabel: {} } });
 		expect(Date.parse(arrival.previousSeenAt as string)).toBeLessThanOrEqual(Date.now());
 
-		expect(await look('carInZone')).toMatchObject({ changed: false, appeared: [], reason: 'no change since the last look', previousCountsByLabel: { [CAR]: 1 } });
+		expect(await look('carInZone')).toMatchObject({ changed: false, appeared: [], reason: 'no change since the counts last reported', previousCountsByLabel: { [CAR]: 1 } });
 		expect(await look('carOutsideZone')).toMatchObject({ changed: true, appeared: [], disappeared: [CAR], changeByLabel: { [CAR]: -1 } });
-		expect(await look('empty')).toMatchObject({ changed: false, reason: 'no change since the last look' });
+		expect(await look('empty')).toMatchObject({ changed: false, reason: 'no change since the counts last reported' });
 	});
 
 	it('as n8n keeps static data (saved only when its proxy saw a change): every look is kept for the next execution', async () => {
@@ -213,11 +213,11 @@ describe('Compare With Previous Look', () => {
 		};
 		expect(await look('empty')).toMatchObject({ reason: expect.stringMatching(/first look/) });
 		expect(await look('carInZone')).toMatchObject({ changed: true, appeared: [CAR] });
-		expect(await look('carInZone')).toMatchObject({ changed: false, reason: 'no change since the last look' });
+		expect(await look('carInZone')).toMatchObject({ changed: false, reason: 'no change since the counts last reported' });
 		expect(await look('empty')).toMatchObject({ changed: true, disappeared: [CAR] });
 	});
 
-	it('a cooldown: the car coming back within it is not reported; after it, it is', async () => {
+	it('a cooldown per kind of change: the car leaving within the arrival’s cooldown is reported; coming back within the departure’s, it waits for its end', async () => {
 		const staticData: IDataObject = {};
 		let now = Date.parse('2026-05-01T08:00:00.000Z');
 		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
@@ -228,9 +228,9 @@ describe('Compare With Previous Look', () => {
 			};
 			await look('empty', 0);
 			expect(await look('carInZone', 1)).toMatchObject({ changed: true, appeared: [CAR], cooldownUntil: '2026-05-01T08:11:00.000Z' });
-			expect(await look('empty', 1)).toMatchObject({ changed: false, disappeared: [], reason: expect.stringMatching(/within the cooldown/) });
-			expect(await look('carInZone', 1)).toMatchObject({ changed: false, appeared: [], reason: expect.stringMatching(/within the cooldown/) });
-			expect(await look('empty', 10)).toMatchObject({ changed: true, disappeared: [CAR], cooldownUntil: '2026-05-01T08:23:00.000Z' });
+			expect(await look('empty', 1)).toMatchObject({ changed: true, disappeared: [CAR], cooldownUntil: '2026-05-01T08:12:00.000Z' });
+			expect(await look('carInZone', 1)).toMatchObject({ changed: false, appeared: [], heldBack: [{ label: CAR, zone: null, kind: 'arrival' }, { label: CAR, zone: 'driveway' }] });
+			expect(await look('carInZone', 8)).toMatchObject({ changed: true, appeared: [CAR], cooldownUntil: '2026-05-01T08:21:00.000Z' });
 		} finally {
 			clock.mockRestore();
 		}
@@ -256,7 +256,7 @@ describe('Compare With Previous Look', () => {
 		await look({ zones: { zone: [{ name: 'driveway', points: '0,0 0.1,0 0.1,0.1 0,0.1' }] } });
 		const redrawn = await look({});
 		expect(redrawn).toMatchObject({ changed: false, appeared: [], reason: 'the threshold, labels, zones or sizes changed since the last look: this look is the new baseline' });
-		expect(await look({})).toMatchObject({ changed: false, reason: 'no change since the last look' });
+		expect(await look({})).toMatchObject({ changed: false, reason: 'no change since the counts last reported' });
 		expect(await look({ confidence: 0.2 })).toMatchObject({ changed: false, reason: expect.stringMatching(/new baseline/) });
 		expect(await look({ confidence: 0.2, ignoreLabels: 'truck' })).toMatchObject({ changed: false, reason: expect.stringMatching(/new baseline/) });
 	});

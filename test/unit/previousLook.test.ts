@@ -1,13 +1,16 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { DEFAULT_WATCH_KEY, MAX_WATCH_BYTES, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, fingerprint, readWatch } from '../../nodes/ImageInference/pipeline/comparison';
+import type { Watch } from '../../nodes/ImageInference/pipeline/comparison';
+import { DEFAULT_COOLDOWN_SCOPE, DEFAULT_DEPARTURE_AFTER_LOOKS, DEFAULT_WATCH_KEY, MAX_WATCH_BYTES, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, fingerprint, readWatch } from '../../nodes/ImageInference/pipeline/comparison';
 import { failureOf } from '../node/setup';
 
 const MINUTE = 60_000;
+/** A watch as readWatch gives it, with the defaults of the options not given. */
+const watchOf = (watch: Pick<Watch, 'key' | 'cooldownMs'> & Partial<Watch>): Watch => ({ cooldownScope: DEFAULT_COOLDOWN_SCOPE, departureAfterLooks: DEFAULT_DEPARTURE_AFTER_LOOKS, ...watch });
 const T0 = Date.parse('2026-05-01T08:00:00.000Z');
 
 describe('Compare With Previous Look', () => {
-	const watch = { key: 'gate', cooldownMs: 0 };
+	const watch = watchOf({ key: 'gate', cooldownMs: 0 });
 
 	it('takes a key’s first look as the baseline: nothing reported', () => {
 		const store: IDataObject = {};
@@ -23,16 +26,17 @@ describe('Compare With Previous Look', () => {
 		expect(next).toEqual({
 			key: 'gate',
 			changed: true,
-			reason: 'changed since the last look',
+			reason: 'changed since the counts last reported',
 			appeared: ['dog'],
 			disappeared: ['car'],
 			changeByLabel: { car: -1, person: 1, dog: 1 },
 			previousCountsByLabel: { car: 1, person: 2 },
 			previousSeenAt: '2026-05-01T08:00:00.000Z',
 			cooldownUntil: null,
+			heldBack: [],
 		});
 		const same = compareWithPreviousLook(store, watch, { counts: { person: 3, dog: 1 } }, T0 + 2 * MINUTE);
-		expect(same).toMatchObject({ changed: false, reason: 'no change since the last look', changeByLabel: {}, previousCountsByLabel: { person: 3, dog: 1 } });
+		expect(same).toMatchObject({ changed: false, reason: 'no change since the counts last reported', changeByLabel: {}, previousCountsByLabel: { person: 3, dog: 1 } });
 	});
 
 	it('compares per zone too: a car moving out of the zone is a change even when the label totals stay', () => {
@@ -46,46 +50,81 @@ describe('Compare With Previous Look', () => {
 
 	it('keeps each key apart', () => {
 		const store: IDataObject = {};
-		compareWithPreviousLook(store, { key: 'gate', cooldownMs: 0 }, { counts: {} }, T0);
-		compareWithPreviousLook(store, { key: 'yard', cooldownMs: 0 }, { counts: { dog: 1 } }, T0);
-		expect(compareWithPreviousLook(store, { key: 'gate', cooldownMs: 0 }, { counts: { car: 1 } }, T0 + MINUTE).appeared).toEqual(['car']);
-		expect(compareWithPreviousLook(store, { key: 'yard', cooldownMs: 0 }, { counts: { dog: 1 } }, T0 + MINUTE).changed).toBe(false);
+		compareWithPreviousLook(store, watchOf({ key: 'gate', cooldownMs: 0 }), { counts: {} }, T0);
+		compareWithPreviousLook(store, watchOf({ key: 'yard', cooldownMs: 0 }), { counts: { dog: 1 } }, T0);
+		expect(compareWithPreviousLook(store, watchOf({ key: 'gate', cooldownMs: 0 }), { counts: { car: 1 } }, T0 + MINUTE).appeared).toEqual(['car']);
+		expect(compareWithPreviousLook(store, watchOf({ key: 'yard', cooldownMs: 0 }), { counts: { dog: 1 } }, T0 + MINUTE).changed).toBe(false);
 	});
 
-	it('does not report a change within the cooldown of the last reported one, then reports again', () => {
+	it('holds back a change within the cooldown of its kind, compares with the counts as last reported, and reports what still holds when the cooldown ends', () => {
 		const store: IDataObject = {};
-		const cooled = { key: 'gate', cooldownMs: 10 * MINUTE };
+		const cooled = watchOf({ key: 'gate', cooldownMs: 10 * MINUTE });
 		compareWithPreviousLook(store, cooled, { counts: {} }, T0);
 		const arrival = compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + MINUTE);
-		expect(arrival).toMatchObject({ changed: true, appeared: ['car'], cooldownUntil: '2026-05-01T08:11:00.000Z' });
+		expect(arrival).toMatchObject({ changed: true, appeared: ['car'], cooldownUntil: '2026-05-01T08:11:00.000Z', heldBack: [] });
 
-		const gone = compareWithPreviousLook(store, cooled, { counts: {} }, T0 + 2 * MINUTE);
-		expect(gone).toMatchObject({ changed: false, appeared: [], disappeared: [], changeByLabel: {}, cooldownUntil: '2026-05-01T08:11:00.000Z' });
-		expect(gone.reason).toMatch(/within the cooldown after the change at 2026-05-01T08:01:00.000Z/);
-
-		// the look within the cooldown is kept: this one compares with it (0 cars), not with the arrival
-		const back = compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + 3 * MINUTE);
-		expect(back).toMatchObject({ changed: false, previousCountsByLabel: {} });
+		const second = compareWithPreviousLook(store, cooled, { counts: { car: 2 } }, T0 + 2 * MINUTE);
+		expect(second).toEqual({
+			key: 'gate',
+			changed: false,
+			reason: 'changed since the counts last reported, not reported yet: within the arrivals’ cooldown until 2026-05-01T08:11:00.000Z',
+			appeared: [],
+			disappeared: [],
+			changeByLabel: {},
+			previousCountsByLabel: { car: 1 },
+			previousSeenAt: '2026-05-01T08:01:00.000Z',
+			cooldownUntil: '2026-05-01T08:11:00.000Z',
+			heldBack: [{ label: 'car', zone: null, change: 1, kind: 'arrival', heldBy: 'cooldown', cooldownScope: 'watchKey', until: '2026-05-01T08:11:00.000Z' }],
+		});
+		// still compared with the one car reported, not with the two seen last
+		expect(compareWithPreviousLook(store, cooled, { counts: { car: 2 } }, T0 + 5 * MINUTE)).toMatchObject({ changed: false, previousCountsByLabel: { car: 1 }, heldBack: [{ change: 1 }] });
 
 		const afterCooldown = compareWithPreviousLook(store, cooled, { counts: { car: 2 } }, T0 + 11 * MINUTE);
-		expect(afterCooldown).toMatchObject({ changed: true, changeByLabel: { car: 1 }, cooldownUntil: '2026-05-01T08:21:00.000Z' });
+		expect(afterCooldown).toMatchObject({ changed: true, appeared: [], changeByLabel: { car: 1 }, previousCountsByLabel: { car: 1 }, cooldownUntil: '2026-05-01T08:21:00.000Z', heldBack: [] });
+	});
+
+	it('a change held back that no longer holds is never reported: the second car seen once within the cooldown', () => {
+		const store: IDataObject = {};
+		const cooled = watchOf({ key: 'gate', cooldownMs: 10 * MINUTE });
+		compareWithPreviousLook(store, cooled, { counts: {} }, T0);
+		compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + MINUTE);
+		expect(compareWithPreviousLook(store, cooled, { counts: { car: 2 } }, T0 + 2 * MINUTE).heldBack).toHaveLength(1);
+		const gone = compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + 3 * MINUTE);
+		expect(gone).toMatchObject({ changed: false, reason: 'no change since the counts last reported', heldBack: [] });
+		expect(compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + 12 * MINUTE)).toMatchObject({ changed: false, heldBack: [], cooldownUntil: null });
+	});
+
+	it('an arrival does not wait for a departure’s cooldown: the car leaves, another arrives 4 minutes later, both are reported', () => {
+		const store: IDataObject = {};
+		const cooled = watchOf({ key: 'gate', cooldownMs: 10 * MINUTE });
+		compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0);
+		expect(compareWithPreviousLook(store, cooled, { counts: {} }, T0 + MINUTE)).toMatchObject({ changed: true, disappeared: ['car'], cooldownUntil: '2026-05-01T08:11:00.000Z' });
+		const arrival = compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + 5 * MINUTE);
+		// the latest of the running cooldowns: the arrivals’
+		expect(arrival).toMatchObject({ changed: true, appeared: ['car'], previousCountsByLabel: {}, cooldownUntil: '2026-05-01T08:15:00.000Z', heldBack: [] });
+		const leavesAgain = compareWithPreviousLook(store, cooled, { counts: {} }, T0 + 6 * MINUTE);
+		expect(leavesAgain).toMatchObject({ changed: false, disappeared: [], heldBack: [{ label: 'car', kind: 'departure', until: '2026-05-01T08:11:00.000Z' }] });
+		expect(leavesAgain.reason).toBe('changed since the counts last reported, not reported yet: within the departures’ cooldown until 2026-05-01T08:11:00.000Z');
+		expect(compareWithPreviousLook(store, cooled, { counts: {} }, T0 + 11 * MINUTE)).toMatchObject({ changed: true, disappeared: ['car'], cooldownUntil: '2026-05-01T08:21:00.000Z' });
 	});
 
 	it('a cooldown ends at its last millisecond: a change then is reported, one a millisecond earlier is not', () => {
-		const cooled = { key: 'gate', cooldownMs: 10 * MINUTE };
+		const cooled = watchOf({ key: 'gate', cooldownMs: 10 * MINUTE });
 		const lookAt = (lastLook: number) => {
 			const store: IDataObject = {};
 			compareWithPreviousLook(store, cooled, { counts: {} }, T0);
 			compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + MINUTE);
-			return compareWithPreviousLook(store, cooled, { counts: {} }, lastLook);
+			return compareWithPreviousLook(store, cooled, { counts: { car: 2 } }, lastLook);
 		};
 		expect(lookAt(T0 + 11 * MINUTE - 1)).toMatchObject({ changed: false, cooldownUntil: '2026-05-01T08:11:00.000Z' });
-		expect(lookAt(T0 + 11 * MINUTE)).toMatchObject({ changed: true, disappeared: ['car'], cooldownUntil: '2026-05-01T08:21:00.000Z' });
-		// a look with no change at the cooldown's end: the cooldown is over, none is running
+		expect(lookAt(T0 + 11 * MINUTE)).toMatchObject({ changed: true, changeByLabel: { car: 1 }, cooldownUntil: '2026-05-01T08:21:00.000Z' });
+		// a look with no change at the cooldown's end: the cooldown is over, none is running, none is kept
 		const store: IDataObject = {};
 		compareWithPreviousLook(store, cooled, { counts: {} }, T0);
 		compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + MINUTE);
+		expect(store.looks).toMatchObject({ gate: { cooldowns: { '["arrival"]': '2026-05-01T08:01:00.000Z' } } });
 		expect(compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + 11 * MINUTE)).toMatchObject({ changed: false, cooldownUntil: null });
+		expect(store.looks).toEqual({ gate: { seenAt: '2026-05-01T08:11:00.000Z', counts: { car: 1 } } });
 	});
 
 	it('without a cooldown every change is reported, and no cooldown is named', () => {
@@ -98,11 +137,11 @@ describe('Compare With Previous Look', () => {
 	it(`keeps at most ${MAX_WATCH_KEYS} keys, forgetting the one seen longest ago`, () => {
 		const store: IDataObject = {};
 		for (let camera = 0; camera < MAX_WATCH_KEYS; camera++) {
-			compareWithPreviousLook(store, { key: `camera ${camera}`, cooldownMs: 0 }, { counts: {} }, T0 + camera * MINUTE);
+			compareWithPreviousLook(store, watchOf({ key: `camera ${camera}`, cooldownMs: 0 }), { counts: {} }, T0 + camera * MINUTE);
 		}
 		// camera 0 looks again: now camera 1 is the one seen longest ago
-		compareWithPreviousLook(store, { key: 'camera 0', cooldownMs: 0 }, { counts: {} }, T0 + MAX_WATCH_KEYS * MINUTE);
-		compareWithPreviousLook(store, { key: 'new camera', cooldownMs: 0 }, { counts: {} }, T0 + (MAX_WATCH_KEYS + 1) * MINUTE);
+		compareWithPreviousLook(store, watchOf({ key: 'camera 0', cooldownMs: 0 }), { counts: {} }, T0 + MAX_WATCH_KEYS * MINUTE);
+		compareWithPreviousLook(store, watchOf({ key: 'new camera', cooldownMs: 0 }), { counts: {} }, T0 + (MAX_WATCH_KEYS + 1) * MINUTE);
 		const keys = Object.keys(store.looks as object);
 		expect(keys).toHaveLength(MAX_WATCH_KEYS);
 		expect(keys).toContain('camera 0');
@@ -118,7 +157,7 @@ describe('Compare With Previous Look', () => {
 		const zones = Object.fromEntries(Array.from({ length: 20 }, (_, index) => [`zone number ${index}`, counts]));
 		const settings = fingerprint({ every: 'option' });
 		for (let camera = 0; camera < MAX_WATCH_KEYS; camera++) {
-			compareWithPreviousLook(store, { key: `camera ${camera}`, cooldownMs: 0, settings }, { counts, zones }, T0 + camera * MINUTE);
+			compareWithPreviousLook(store, watchOf({ key: `camera ${camera}`, cooldownMs: 0, settings }), { counts, zones }, T0 + camera * MINUTE);
 			expect(JSON.stringify(store.looks).length).toBeLessThanOrEqual(MAX_WATCH_BYTES);
 		}
 		const keys = Object.keys(store.looks as object);
@@ -131,8 +170,8 @@ describe('Compare With Previous Look', () => {
 	it('a single key larger than the bound is still kept: the look just taken is never forgotten', () => {
 		const store: IDataObject = {};
 		const counts = Object.fromEntries(Array.from({ length: 2_000 }, (_, index) => [`a rather long label ${index}`, 1]));
-		compareWithPreviousLook(store, { key: 'big', cooldownMs: 0 }, { counts: { car: 1 } }, T0);
-		compareWithPreviousLook(store, { key: 'huge', cooldownMs: 0 }, { counts, zones: { a: counts } }, T0 + MINUTE);
+		compareWithPreviousLook(store, watchOf({ key: 'big', cooldownMs: 0 }), { counts: { car: 1 } }, T0);
+		compareWithPreviousLook(store, watchOf({ key: 'huge', cooldownMs: 0 }), { counts, zones: { a: counts } }, T0 + MINUTE);
 		expect(Object.keys(store.looks as object)).toEqual(['huge']);
 	});
 
@@ -161,9 +200,9 @@ describe('Compare With Previous Look: the options', () => {
 	it('off unless turned on; on, the key is "default" unless given, trimmed, and a number is a key too', () => {
 		expect(read({})).toBeUndefined();
 		expect(read({ compareWithPreviousLook: false, watchKey: 'gate' })).toBeUndefined();
-		expect(read({ compareWithPreviousLook: true })).toEqual({ key: DEFAULT_WATCH_KEY, cooldownMs: 0 });
-		expect(read({ compareWithPreviousLook: 'true', watchKey: '  gate ', cooldownMinutes: 2 })).toEqual({ key: 'gate', cooldownMs: 2 * MINUTE });
-		expect(read({ compareWithPreviousLook: true, watchKey: 7 })).toEqual({ key: '7', cooldownMs: 0 });
+		expect(read({ compareWithPreviousLook: true })).toEqual(watchOf({ key: DEFAULT_WATCH_KEY, cooldownMs: 0 }));
+		expect(read({ compareWithPreviousLook: 'true', watchKey: '  gate ', cooldownMinutes: 2 })).toEqual(watchOf({ key: 'gate', cooldownMs: 2 * MINUTE }));
+		expect(read({ compareWithPreviousLook: true, watchKey: 7 })).toEqual(watchOf({ key: '7', cooldownMs: 0 }));
 	});
 
 	it(`a key of ${MAX_WATCH_KEY_LENGTH} characters is kept; one more, an empty key or one that is not text fails its item, saying what to fix`, async () => {
@@ -188,7 +227,7 @@ describe('Compare With Previous Look: the options', () => {
 describe('Compare With Previous Look: what is kept', () => {
 	it('zones set after the key’s last look: each zone compares with nothing, and its objects appear', () => {
 		const store: IDataObject = {};
-		const watch = { key: 'gate', cooldownMs: 0 };
+		const watch = watchOf({ key: 'gate', cooldownMs: 0 });
 		compareWithPreviousLook(store, watch, { counts: { car: 1 } }, T0);
 		const withZones = compareWithPreviousLook(store, watch, { counts: { car: 1 }, zones: { driveway: { car: 1 } } }, T0 + MINUTE);
 		expect(withZones).toMatchObject({ changed: true, changeByLabel: {}, zones: { driveway: { appeared: ['car'], changeByLabel: { car: 1 }, previousCountsByLabel: {} } } });
@@ -198,13 +237,169 @@ describe('Compare With Previous Look: what is kept', () => {
 		const store: IDataObject = {};
 		// the keys' order in the store is not the order they were seen in
 		for (let camera = 1; camera < MAX_WATCH_KEYS; camera++) {
-			compareWithPreviousLook(store, { key: `camera ${camera}`, cooldownMs: 0 }, { counts: {} }, T0 + camera * MINUTE);
+			compareWithPreviousLook(store, watchOf({ key: `camera ${camera}`, cooldownMs: 0 }), { counts: {} }, T0 + camera * MINUTE);
 		}
-		compareWithPreviousLook(store, { key: 'camera 0', cooldownMs: 0 }, { counts: {} }, T0);
-		compareWithPreviousLook(store, { key: 'new camera', cooldownMs: 0 }, { counts: {} }, T0 + MAX_WATCH_KEYS * MINUTE);
+		compareWithPreviousLook(store, watchOf({ key: 'camera 0', cooldownMs: 0 }), { counts: {} }, T0);
+		compareWithPreviousLook(store, watchOf({ key: 'new camera', cooldownMs: 0 }), { counts: {} }, T0 + MAX_WATCH_KEYS * MINUTE);
 		const keys = Object.keys(store.looks as object);
 		expect(keys).toHaveLength(MAX_WATCH_KEYS);
 		expect(keys).not.toContain('camera 0');
 		expect(keys).toContain('camera 1');
+	});
+});
+
+describe('Compare With Previous Look: Departure After Looks', () => {
+	const twoLooks = watchOf({ key: 'gate', cooldownMs: 0, departureAfterLooks: 2 });
+
+	it('a detector that misses the car for one look reports nothing; gone for two looks in a row, it is reported', () => {
+		const store: IDataObject = {};
+		compareWithPreviousLook(store, twoLooks, { counts: { car: 1 } }, T0);
+		const missed = compareWithPreviousLook(store, twoLooks, { counts: {} }, T0 + MINUTE);
+		expect(missed).toMatchObject({
+			changed: false,
+			disappeared: [],
+			reason: 'changed since the counts last reported, not reported yet: lower for 1 look(s) of the Departure After Looks',
+			heldBack: [{ label: 'car', zone: null, change: -1, kind: 'departure', heldBy: 'departureAfterLooks', lowerForLooks: 1 }],
+		});
+		expect(compareWithPreviousLook(store, twoLooks, { counts: { car: 1 } }, T0 + 2 * MINUTE)).toMatchObject({ changed: false, heldBack: [] });
+		// the looks must be in a row: the miss above does not count any more
+		expect(compareWithPreviousLook(store, twoLooks, { counts: {} }, T0 + 3 * MINUTE)).toMatchObject({ changed: false, heldBack: [{ lowerForLooks: 1 }] });
+		expect(compareWithPreviousLook(store, twoLooks, { counts: {} }, T0 + 4 * MINUTE)).toMatchObject({ changed: true, disappeared: ['car'], changeByLabel: { car: -1 }, heldBack: [] });
+		expect(compareWithPreviousLook(store, twoLooks, { counts: {} }, T0 + 5 * MINUTE)).toMatchObject({ changed: false, reason: 'no change since the counts last reported' });
+	});
+
+	it('an arrival is reported at once; a drop over two looks (2, 1, 0) is reported as one, from the counts last reported', () => {
+		const store: IDataObject = {};
+		compareWithPreviousLook(store, twoLooks, { counts: {} }, T0);
+		expect(compareWithPreviousLook(store, twoLooks, { counts: { car: 2 } }, T0 + MINUTE)).toMatchObject({ changed: true, appeared: ['car'] });
+		expect(compareWithPreviousLook(store, twoLooks, { counts: { car: 1 } }, T0 + 2 * MINUTE)).toMatchObject({ changed: false, heldBack: [{ change: -1, lowerForLooks: 1 }] });
+		expect(compareWithPreviousLook(store, twoLooks, { counts: {} }, T0 + 3 * MINUTE)).toMatchObject({ changed: true, disappeared: ['car'], changeByLabel: { car: -2 }, previousCountsByLabel: { car: 2 } });
+	});
+
+	it('counts the looks per zone and label: a car leaving the driveway for the road is its own departure', () => {
+		const store: IDataObject = {};
+		const threeLooks = watchOf({ key: 'gate', cooldownMs: 0, departureAfterLooks: 3 });
+		compareWithPreviousLook(store, threeLooks, { counts: { car: 1 }, zones: { driveway: { car: 1 } } }, T0);
+		compareWithPreviousLook(store, threeLooks, { counts: { car: 1 }, zones: { driveway: {} } }, T0 + MINUTE);
+		const second = compareWithPreviousLook(store, threeLooks, { counts: {}, zones: { driveway: {} } }, T0 + 2 * MINUTE);
+		expect(second.heldBack).toEqual([
+			{ label: 'car', zone: null, change: -1, kind: 'departure', heldBy: 'departureAfterLooks', lowerForLooks: 1 },
+			{ label: 'car', zone: 'driveway', change: -1, kind: 'departure', heldBy: 'departureAfterLooks', lowerForLooks: 2 },
+		]);
+		const third = compareWithPreviousLook(store, threeLooks, { counts: {}, zones: { driveway: {} } }, T0 + 3 * MINUTE);
+		expect(third).toMatchObject({ changed: true, changeByLabel: {}, zones: { driveway: { disappeared: ['car'] } }, heldBack: [{ zone: null, lowerForLooks: 2 }] });
+		expect(third.reason).toBe('changed since the counts last reported; some changes not reported yet: lower for 2 look(s) of the Departure After Looks');
+	});
+
+	it('a drop held back by a cooldown keeps counting its looks: reported as soon as the cooldown ends', () => {
+		const store: IDataObject = {};
+		const both = watchOf({ key: 'gate', cooldownMs: 10 * MINUTE, departureAfterLooks: 2 });
+		compareWithPreviousLook(store, both, { counts: { car: 1, dog: 1 } }, T0);
+		compareWithPreviousLook(store, both, { counts: { car: 1 } }, T0 + MINUTE);
+		expect(compareWithPreviousLook(store, both, { counts: { car: 1 } }, T0 + 2 * MINUTE)).toMatchObject({ changed: true, disappeared: ['dog'] });
+		compareWithPreviousLook(store, both, { counts: {} }, T0 + 3 * MINUTE);
+		expect(compareWithPreviousLook(store, both, { counts: {} }, T0 + 4 * MINUTE)).toMatchObject({ changed: false, heldBack: [{ heldBy: 'cooldown', until: '2026-05-01T08:12:00.000Z' }] });
+		expect(compareWithPreviousLook(store, both, { counts: {} }, T0 + 12 * MINUTE)).toMatchObject({ changed: true, disappeared: ['car'] });
+	});
+});
+
+describe('Compare With Previous Look: Cooldown Scope', () => {
+	const door = (people: number): Record<string, number> => ({ person: people });
+	const look = (store: IDataObject, watch: Watch, zones: Record<string, Record<string, number>>, minutes: number) => {
+		const counts: Record<string, number> = {};
+		for (const zoneCounts of Object.values(zones)) for (const [label, count] of Object.entries(zoneCounts)) counts[label] = (counts[label] ?? 0) + count;
+		return compareWithPreviousLook(store, watch, { counts, zones }, T0 + minutes * MINUTE);
+	};
+
+	it('Watch Key: one cooldown of each kind for the key; Label: the cat in the garden is reported while the person’s cooldown runs', () => {
+		for (const cooldownScope of ['watchKey', 'label'] as const) {
+			const store: IDataObject = {};
+			const watch = watchOf({ key: 'house', cooldownMs: 10 * MINUTE, cooldownScope });
+			look(store, watch, { door: {}, garden: {} }, 0);
+			expect(look(store, watch, { door: door(1), garden: {} }, 1)).toMatchObject({ changed: true, appeared: ['person'] });
+			const cat = look(store, watch, { door: door(1), garden: { cat: 1 } }, 2);
+			if (cooldownScope === 'watchKey') {
+				expect(cat).toMatchObject({ changed: false, appeared: [], heldBack: [{ label: 'cat', zone: null, cooldownScope }, { label: 'cat', zone: 'garden', cooldownScope }] });
+			} else {
+				expect(cat).toMatchObject({ changed: true, appeared: ['cat'], zones: { garden: { appeared: ['cat'] } }, heldBack: [] });
+				const both = look(store, watch, { door: door(2), garden: { cat: 1, dog: 1 } }, 3);
+				expect(both).toMatchObject({ changed: true, appeared: ['dog'], changeByLabel: { dog: 1 }, heldBack: [{ label: 'person', zone: null, kind: 'arrival', cooldownScope: 'label', until: '2026-05-01T08:11:00.000Z' }, { label: 'person', zone: 'door' }] });
+				expect(both.reason).toBe('changed since the counts last reported; some changes not reported yet: within the arrivals’ cooldown until 2026-05-01T08:11:00.000Z');
+			}
+		}
+	});
+
+	it('Zone and Label: a person in the garden is reported while the door’s cooldown runs; the whole image has cooldowns of its own', () => {
+		const store: IDataObject = {};
+		const watch = watchOf({ key: 'house', cooldownMs: 10 * MINUTE, cooldownScope: 'zoneAndLabel' });
+		look(store, watch, { door: {}, garden: {} }, 0);
+		look(store, watch, { door: door(1), garden: {} }, 1);
+		const garden = look(store, watch, { door: door(1), garden: door(1) }, 2);
+		expect(garden).toMatchObject({
+			changed: true,
+			changeByLabel: {},
+			zones: { door: { changeByLabel: {} }, garden: { appeared: ['person'], changeByLabel: { person: 1 } } },
+			heldBack: [{ label: 'person', zone: null, change: 1, kind: 'arrival', heldBy: 'cooldown', cooldownScope: 'zoneAndLabel', until: '2026-05-01T08:11:00.000Z' }],
+			cooldownUntil: '2026-05-01T08:12:00.000Z',
+		});
+		expect(Object.keys((store.looks as IDataObject).house as IDataObject)).toContain('cooldowns');
+		expect(((store.looks as IDataObject).house as { cooldowns: object }).cooldowns).toEqual({
+			'["arrival",null,"person"]': '2026-05-01T08:01:00.000Z',
+			'["arrival","door","person"]': '2026-05-01T08:01:00.000Z',
+			'["arrival","garden","person"]': '2026-05-01T08:02:00.000Z',
+		});
+	});
+});
+
+describe('Compare With Previous Look: saved looks and settings', () => {
+	it('a look saved with one cooldown for the key (reportedAt) holds back every kind of change until it ends, then is dropped', () => {
+		const store: IDataObject = { looks: { gate: { seenAt: '2026-05-01T08:00:00.000Z', counts: { car: 1 }, reportedAt: '2026-05-01T08:00:00.000Z' } } };
+		const cooled = watchOf({ key: 'gate', cooldownMs: 10 * MINUTE });
+		expect(compareWithPreviousLook(store, cooled, { counts: { car: 2 } }, T0 + MINUTE)).toMatchObject({ changed: false, cooldownUntil: '2026-05-01T08:10:00.000Z', heldBack: [{ kind: 'arrival', until: '2026-05-01T08:10:00.000Z' }] });
+		expect(compareWithPreviousLook(store, cooled, { counts: {} }, T0 + 2 * MINUTE)).toMatchObject({ changed: false, heldBack: [{ kind: 'departure', until: '2026-05-01T08:10:00.000Z' }] });
+		expect(store.looks).toMatchObject({ gate: { reportedAt: '2026-05-01T08:00:00.000Z' } });
+		expect(compareWithPreviousLook(store, cooled, { counts: {} }, T0 + 10 * MINUTE)).toMatchObject({ changed: true, disappeared: ['car'], cooldownUntil: '2026-05-01T08:20:00.000Z' });
+		expect(store.looks).toEqual({ gate: { seenAt: '2026-05-01T08:10:00.000Z', counts: {}, cooldowns: { '["departure"]': '2026-05-01T08:10:00.000Z' } } });
+	});
+
+	it('under other settings the look is the new baseline: a drop counted for Departure After Looks starts again', () => {
+		const store: IDataObject = {};
+		const before = watchOf({ key: 'gate', cooldownMs: 0, departureAfterLooks: 2, settings: 'a' });
+		compareWithPreviousLook(store, before, { counts: { car: 1 } }, T0);
+		compareWithPreviousLook(store, before, { counts: {} }, T0 + MINUTE);
+		const after = { ...before, settings: 'b' };
+		expect(compareWithPreviousLook(store, after, { counts: {} }, T0 + 2 * MINUTE)).toMatchObject({ changed: false, reason: expect.stringMatching(/new baseline/), heldBack: [], previousCountsByLabel: { car: 1 } });
+		expect(compareWithPreviousLook(store, after, { counts: { car: 1 } }, T0 + 3 * MINUTE)).toMatchObject({ changed: true, appeared: ['car'] });
+	});
+});
+
+describe('Compare With Previous Look: Cooldown Scope and Departure After Looks, read', () => {
+	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+	const context = { getNode: () => node } as unknown as IExecuteFunctions;
+	const read = (options: IDataObject) => readWatch.call(context, 2, options);
+	const failure = async (options: IDataObject) => await failureOf((async () => read(options))());
+
+	it('reads each scope and a whole number of looks from 1 to 100', () => {
+		for (const cooldownScope of ['watchKey', 'label', 'zoneAndLabel']) expect(read({ compareWithPreviousLook: true, cooldownScope })?.cooldownScope).toBe(cooldownScope);
+		expect(read({ compareWithPreviousLook: true, departureAfterLooks: 1 })?.departureAfterLooks).toBe(1);
+		expect(read({ compareWithPreviousLook: true, departureAfterLooks: '100' })?.departureAfterLooks).toBe(100);
+	});
+
+	it('a scope not in the list, or looks outside 1–100 or not whole, fails the item naming the option', async () => {
+		expect(await failure({ compareWithPreviousLook: true, cooldownScope: 'zone' })).toMatchObject({ message: 'Cooldown Scope must be one of watchKey, label, zoneAndLabel, got "zone"', itemIndex: 2 });
+		for (const departureAfterLooks of [0, 101, 1.5]) {
+			expect(await failure({ compareWithPreviousLook: true, departureAfterLooks })).toMatchObject({ message: `Departure After Looks must be a whole number from 1 to 100, got ${departureAfterLooks}`, itemIndex: 2 });
+		}
+	});
+
+	it('set without Compare With Previous Look, they fail the item saying what to change, instead of doing nothing', async () => {
+		const description = 'Turn Compare With Previous Look on, or remove the option: it only applies to comparing looks.';
+		expect(await failure({ cooldownScope: 'label' })).toEqual({ message: 'Cooldown Scope set without Compare With Previous Look', description, itemIndex: 2 });
+		expect(await failure({ compareWithPreviousLook: false, cooldownScope: 'label', departureAfterLooks: 2 })).toEqual({
+			message: 'Cooldown Scope and Departure After Looks set without Compare With Previous Look',
+			description,
+			itemIndex: 2,
+		});
+		expect(await failure({ departureAfterLooks: 2 })).toMatchObject({ message: 'Departure After Looks set without Compare With Previous Look' });
 	});
 });

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readOptionalBoolean, readOptionalNumber } from '../parameters/readers';
+import { readChoice, readOptionalBoolean, readOptionalNumber } from '../parameters/readers';
 
 /**
  * Compare With Previous Look: each watch key's last counts, kept in the workflow's static data
  * (`getWorkflowStaticData('node')`, which n8n saves after production executions only: see
- * docs/watching.md), and what changed since.
+ * docs/watching.md), and what changed since they were last reported.
  */
 
 /** The most watch keys kept; beyond it the key seen longest ago is forgotten. */
@@ -21,24 +21,41 @@ export const MAX_WATCH_KEY_LENGTH = 200;
 /** A week. */
 export const COOLDOWN_BOUNDS = { min: 0, max: 10_080 };
 export const DEFAULT_WATCH_KEY = 'default';
+/** What one cooldown covers: every change of a kind for the key, per label, or per zone and label. */
+export const COOLDOWN_SCOPES = ['watchKey', 'label', 'zoneAndLabel'] as const;
+export type CooldownScope = (typeof COOLDOWN_SCOPES)[number];
+export const DEFAULT_COOLDOWN_SCOPE: CooldownScope = 'watchKey';
+export const DEPARTURE_AFTER_LOOKS_BOUNDS = { min: 1, max: 100, integer: true };
+export const DEFAULT_DEPARTURE_AFTER_LOOKS = 1;
 
 export type Counts = Record<string, number>;
 
 export interface Watch {
 	key: string;
 	cooldownMs: number;
+	cooldownScope: CooldownScope;
+	/** How many looks in a row a count must stay lower than reported before the drop is reported. */
+	departureAfterLooks: number;
 	/** A fingerprint of what decides the counts (threshold, labels, zones, sizes): a look under other settings is not compared. */
 	settings?: string;
 }
 
-/** What the static data keeps of a key's last look. */
+type ChangeKind = 'arrival' | 'departure';
+
+/** What the static data keeps of a key. */
 interface RememberedLook {
+	/** When the key's last look was taken. */
 	seenAt: string;
+	/** The counts as last reported (or of the baseline look): each look compares with them. */
 	counts: Counts;
 	zones?: Record<string, Counts>;
-	/** When a change was last reported for this key: the cooldown runs from it. */
+	/** The running cooldowns: JSON of [kind, …the scope's zone and label] → when the change that started it was reported. */
+	cooldowns?: Record<string, string>;
+	/** Per JSON [zone or null, label]: how many looks in a row the count has been lower than reported. */
+	lowerFor?: Record<string, number>;
+	/** One cooldown for every kind of change, as a look kept by an earlier version of the node has it. */
 	reportedAt?: string;
-	/** The settings the look was taken under (Watch.settings). */
+	/** The settings the counts were taken under (Watch.settings). */
 	settings?: string;
 }
 
@@ -49,7 +66,23 @@ export interface Change {
 	disappeared: string[];
 	/** The difference per label whose count changed (+2, -1). */
 	changeByLabel: Counts;
+	/** The counts as last reported. */
 	previousCountsByLabel: Counts;
+}
+
+/** A change that differs from the counts as last reported but is not reported by this look. */
+export interface HeldBackChange {
+	label: string;
+	/** null: the whole image. */
+	zone: string | null;
+	change: number;
+	kind: ChangeKind;
+	heldBy: 'cooldown' | 'departureAfterLooks';
+	/** With heldBy cooldown: which cooldown, and until when it runs (ISO time). */
+	cooldownScope?: CooldownScope;
+	until?: string;
+	/** With heldBy departureAfterLooks: how many looks in a row the count has been lower. */
+	lowerForLooks?: number;
 }
 
 export interface Comparison extends Change {
@@ -58,14 +91,24 @@ export interface Comparison extends Change {
 	reason: string;
 	/** When the previous look was taken (ISO time); null on a key's first look. */
 	previousSeenAt: string | null;
-	/** Until when changes for this key are not reported (ISO time); null when no cooldown runs. */
+	/** When the last of the key's running cooldowns ends (ISO time); null when none runs. */
 	cooldownUntil: string | null;
+	heldBack: HeldBackChange[];
 	/** The same per zone, when zones are set. */
 	zones?: Record<string, Change>;
 }
 
 export function readWatch(this: IExecuteFunctions, itemIndex: number, options: IDataObject): Watch | undefined {
-	if (!readOptionalBoolean.call(this, itemIndex, options, 'compareWithPreviousLook', 'Compare With Previous Look')) return undefined;
+	if (!readOptionalBoolean.call(this, itemIndex, options, 'compareWithPreviousLook', 'Compare With Previous Look')) {
+		const needsCompare = (['cooldownScope', 'departureAfterLooks'] as const).filter((name) => options[name] !== undefined);
+		if (needsCompare.length > 0) {
+			throw new NodeOperationError(this.getNode(), `${needsCompare.map((name) => OPTION_LABELS[name]).join(' and ')} set without Compare With Previous Look`, {
+				itemIndex,
+				description: 'Turn Compare With Previous Look on, or remove the option: it only applies to comparing looks.',
+			});
+		}
+		return undefined;
+	}
 	const raw = options.watchKey;
 	const key = raw === undefined ? DEFAULT_WATCH_KEY : typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
 	if (key === '' || key.length > MAX_WATCH_KEY_LENGTH) {
@@ -75,13 +118,20 @@ export function readWatch(this: IExecuteFunctions, itemIndex: number, options: I
 		});
 	}
 	const minutes = readOptionalNumber.call(this, itemIndex, options, 'cooldownMinutes', 'Cooldown (Minutes)', COOLDOWN_BOUNDS) ?? 0;
-	return { key, cooldownMs: minutes * 60_000 };
+	const cooldownScope = readChoice(this, itemIndex, options.cooldownScope ?? DEFAULT_COOLDOWN_SCOPE, COOLDOWN_SCOPES, OPTION_LABELS.cooldownScope);
+	const departureAfterLooks =
+		readOptionalNumber.call(this, itemIndex, options, 'departureAfterLooks', OPTION_LABELS.departureAfterLooks, DEPARTURE_AFTER_LOOKS_BOUNDS) ?? DEFAULT_DEPARTURE_AFTER_LOOKS;
+	return { key, cooldownMs: minutes * 60_000, cooldownScope, departureAfterLooks };
 }
 
+const OPTION_LABELS = { cooldownScope: 'Cooldown Scope', departureAfterLooks: 'Departure After Looks' };
+
 /**
- * Compares this look's counts with the key's last look, and keeps this look as the key's last.
- * A key's first look is the baseline: nothing is reported. A change within the cooldown of the
- * last reported one is kept (the next look compares with it) but not reported.
+ * Compares this look's counts with the key's counts as last reported, and keeps what the next look
+ * needs. A key's first look, and the first under other settings, is the baseline: nothing is
+ * reported. A change held back (by a running cooldown of its kind and scope, or a drop not yet
+ * seen for Departure After Looks) is not taken into the reported counts: a later look reports it
+ * if it still holds.
  */
 export function compareWithPreviousLook(
 	store: IDataObject,
@@ -91,31 +141,66 @@ export function compareWithPreviousLook(
 ): Comparison {
 	const looks = (store.looks ??= {}) as Record<string, RememberedLook>;
 	const previous = Object.prototype.hasOwnProperty.call(looks, watch.key) ? looks[watch.key] : undefined;
-	const overall = changeBetween(previous?.counts ?? {}, current.counts);
-	const zones = current.zones && Object.fromEntries(Object.entries(current.zones).map(([zone, counts]) => [zone, changeBetween(previous?.zones?.[zone] ?? {}, counts)]));
-	const differs = hasChange(overall) || Object.values(zones ?? {}).some(hasChange);
-	const lastReport = previous?.reportedAt ? Date.parse(previous.reportedAt) : undefined;
-	const coolingUntil = lastReport !== undefined && watch.cooldownMs > 0 && now < lastReport + watch.cooldownMs ? lastReport + watch.cooldownMs : undefined;
+	const endOf = (start: string) => Date.parse(start) + watch.cooldownMs;
+	const runningCooldowns = Object.fromEntries(Object.entries(previous?.cooldowns ?? {}).filter(([, start]) => endOf(start) > now));
+	const earlierCooldown = previous?.reportedAt !== undefined && endOf(previous.reportedAt) > now ? previous.reportedAt : undefined;
+	const comparing = previous !== undefined && previous.settings === watch.settings;
 
-	let reason: string;
-	let changed = false;
-	let reportedAt = previous?.reportedAt;
-	if (!previous) reason = 'first look for this key: nothing to compare with yet';
-	else if (previous.settings !== watch.settings) reason = 'the threshold, labels, zones or sizes changed since the last look: this look is the new baseline';
-	else if (!differs) reason = 'no change since the last look';
-	else if (coolingUntil !== undefined) reason = `changed since the last look, not reported: within the cooldown after the change at ${previous.reportedAt}`;
-	else {
-		reason = 'changed since the last look';
-		changed = true;
-		reportedAt = new Date(now).toISOString();
-	}
-	const asReported = (change: Change): Change => (changed ? change : { ...noChange(), previousCountsByLabel: change.previousCountsByLabel });
+	const startedCooldowns = new Set<string>();
+	const lowerFor: Record<string, number> = {};
+	const heldBack: HeldBackChange[] = [];
+	/** Judges each label's difference from the counts as last reported; gives what is reported and the counts to keep. */
+	const judge = (zone: string | null, reported: Counts, counts: Counts): { change: Change; kept: Counts } => {
+		const change: Change = { appeared: [], disappeared: [], changeByLabel: {}, previousCountsByLabel: { ...reported } };
+		const kept = { ...reported };
+		if (!comparing) return { change, kept: { ...counts } };
+		for (const label of new Set([...Object.keys(reported), ...Object.keys(counts)])) {
+			const before = reported[label] ?? 0;
+			const after = counts[label] ?? 0;
+			if (before === after) continue;
+			const held = { label, zone, change: after - before, kind: (after > before ? 'arrival' : 'departure') as ChangeKind };
+			const where = JSON.stringify([zone, label]);
+			if (held.kind === 'departure') {
+				const lowerForLooks = (previous.lowerFor?.[where] ?? 0) + 1;
+				if (lowerForLooks < watch.departureAfterLooks) {
+					lowerFor[where] = lowerForLooks;
+					heldBack.push({ ...held, heldBy: 'departureAfterLooks', lowerForLooks });
+					continue;
+				}
+				lowerFor[where] = lowerForLooks;
+			}
+			const cooldown = JSON.stringify(cooldownName(held.kind, watch.cooldownScope, zone, label));
+			const start = runningCooldowns[cooldown] ?? earlierCooldown;
+			if (start !== undefined) {
+				heldBack.push({ ...held, heldBy: 'cooldown', cooldownScope: watch.cooldownScope, until: new Date(endOf(start)).toISOString() });
+				continue;
+			}
+			delete lowerFor[where];
+			startedCooldowns.add(cooldown);
+			change.changeByLabel[label] = held.change;
+			if (before === 0) change.appeared.push(label);
+			if (after === 0) {
+				change.disappeared.push(label);
+				delete kept[label];
+			} else kept[label] = after;
+		}
+		return { change, kept };
+	};
 
+	const overall = judge(null, previous?.counts ?? {}, current.counts);
+	const zones = current.zones && Object.entries(current.zones).map(([zone, counts]) => [zone, judge(zone, previous?.zones?.[zone] ?? {}, counts)] as const);
+	const changed = startedCooldowns.size > 0;
+
+	const nowIso = new Date(now).toISOString();
+	const cooldowns = { ...runningCooldowns };
+	if (watch.cooldownMs > 0) for (const name of startedCooldowns) cooldowns[name] = nowIso;
 	const look: RememberedLook = {
-		seenAt: new Date(now).toISOString(),
-		counts: { ...current.counts },
-		...(current.zones ? { zones: Object.fromEntries(Object.entries(current.zones).map(([zone, counts]) => [zone, { ...counts }])) } : {}),
-		...(reportedAt ? { reportedAt } : {}),
+		seenAt: nowIso,
+		counts: overall.kept,
+		...(zones ? { zones: Object.fromEntries(zones.map(([zone, { kept }]) => [zone, kept])) } : {}),
+		...(Object.keys(cooldowns).length > 0 ? { cooldowns } : {}),
+		...(Object.keys(lowerFor).length > 0 ? { lowerFor } : {}),
+		...(earlierCooldown ? { reportedAt: earlierCooldown } : {}),
 		...(watch.settings !== undefined ? { settings: watch.settings } : {}),
 	};
 	// defined first, so a key such as "__proto__" is a key like any other; then assigned, as n8n
@@ -124,33 +209,42 @@ export function compareWithPreviousLook(
 	Object.defineProperty(looks, watch.key, { value: look, enumerable: true, writable: true, configurable: true });
 	looks[watch.key] = look;
 	forgetOldest(looks, watch.key);
-	const cooldownEnd = reportedAt && watch.cooldownMs > 0 ? Date.parse(reportedAt) + watch.cooldownMs : undefined;
+
+	const ends = [...Object.values(cooldowns), ...(earlierCooldown ? [earlierCooldown] : [])].map(endOf);
 	return {
 		key: watch.key,
 		changed,
-		reason,
-		...asReported(overall),
+		reason: reasonFor(previous === undefined, comparing, changed, heldBack),
+		...overall.change,
 		previousSeenAt: previous?.seenAt ?? null,
-		cooldownUntil: cooldownEnd !== undefined && cooldownEnd > now ? new Date(cooldownEnd).toISOString() : null,
-		...(zones ? { zones: Object.fromEntries(Object.entries(zones).map(([zone, change]) => [zone, asReported(change)])) } : {}),
+		cooldownUntil: ends.length > 0 ? new Date(Math.max(...ends)).toISOString() : null,
+		heldBack,
+		...(zones ? { zones: Object.fromEntries(zones.map(([zone, { change }]) => [zone, change])) } : {}),
 	};
 }
 
-function changeBetween(previous: Counts, current: Counts): Change {
-	const change: Change = { appeared: [], disappeared: [], changeByLabel: {}, previousCountsByLabel: { ...previous } };
-	for (const label of new Set([...Object.keys(previous), ...Object.keys(current)])) {
-		const before = previous[label] ?? 0;
-		const now = current[label] ?? 0;
-		if (before === now) continue;
-		change.changeByLabel[label] = now - before;
-		if (before === 0) change.appeared.push(label);
-		if (now === 0) change.disappeared.push(label);
-	}
-	return change;
+/** The cooldown a change waits for: its kind, and the zone and label as far as the scope tells them apart. */
+function cooldownName(kind: ChangeKind, scope: CooldownScope, zone: string | null, label: string): unknown[] {
+	if (scope === 'label') return [kind, label];
+	if (scope === 'zoneAndLabel') return [kind, zone, label];
+	return [kind];
 }
 
-const hasChange = (change: Change) => Object.keys(change.changeByLabel).length > 0;
-const noChange = (): Change => ({ appeared: [], disappeared: [], changeByLabel: {}, previousCountsByLabel: {} });
+function reasonFor(firstLook: boolean, comparing: boolean, changed: boolean, heldBack: HeldBackChange[]): string {
+	if (firstLook) return 'first look for this key: nothing to compare with yet';
+	if (!comparing) return 'the threshold, labels, zones or sizes changed since the last look: this look is the new baseline';
+	const why = [
+		...new Set(
+			heldBack.map((held) =>
+				held.heldBy === 'cooldown'
+					? `within the ${held.kind === 'arrival' ? 'arrivals’' : 'departures’'} cooldown until ${held.until}`
+					: `lower for ${held.lowerForLooks} look(s) of the Departure After Looks`,
+			),
+		),
+	].join('; ');
+	if (heldBack.length === 0) return changed ? 'changed since the counts last reported' : 'no change since the counts last reported';
+	return changed ? `changed since the counts last reported; some changes not reported yet: ${why}` : `changed since the counts last reported, not reported yet: ${why}`;
+}
 
 /** Forgets the keys seen longest ago while more than MAX_WATCH_KEYS are kept or they take more than MAX_WATCH_BYTES; never `current`. */
 function forgetOldest(looks: Record<string, RememberedLook>, current: string): void {

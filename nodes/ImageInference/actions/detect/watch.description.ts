@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { COOLDOWN_BOUNDS, DEFAULT_WATCH_KEY, MAX_WATCH_KEYS } from '../../pipeline/comparison';
+import { COOLDOWN_BOUNDS, DEFAULT_COOLDOWN_SCOPE, DEFAULT_DEPARTURE_AFTER_LOOKS, DEFAULT_WATCH_KEY, DEPARTURE_AFTER_LOOKS_BOUNDS, MAX_WATCH_KEYS } from '../../pipeline/comparison';
 import { DEFAULT_ZONE_ANCHOR, DEFAULT_ZONE_UNITS } from '../../pipeline/zones';
 
 /** Detect's options for watching a place: zones, object sizes, and what changed since the last look. */
@@ -112,7 +112,34 @@ export const watchOptions: INodeProperties[] = [
 		type: 'number',
 		default: 0,
 		typeOptions: { minValue: COOLDOWN_BOUNDS.min, maxValue: COOLDOWN_BOUNDS.max },
-		description: 'After a reported change, further changes for the same Watch Key are reported as changed: false for this long (one notification, not one a minute). 0: no cooldown.',
+		description:
+			'After a reported change, further changes of the same kind (arrivals or departures, in the Cooldown Scope) are held back for this long: one notification, not one a minute. What still holds when it ends is reported then. 0: no cooldown.',
+		displayOptions: { show: { compareWithPreviousLook: [true] } },
+	},
+	{
+		displayName: 'Cooldown Scope',
+		name: 'cooldownScope',
+		type: 'options',
+		options: [
+			{ name: 'Watch Key', value: 'watchKey', description: 'One cooldown for arrivals and one for departures per Watch Key' },
+			{ name: 'Label', value: 'label', description: 'Per label: a cat arriving is reported while the person’s cooldown runs' },
+			{
+				name: 'Zone and Label',
+				value: 'zoneAndLabel',
+				description: 'Per zone and label: a person in the garden is reported while the person at the door’s cooldown runs',
+			},
+		],
+		default: DEFAULT_COOLDOWN_SCOPE,
+		description: 'What one cooldown covers',
+		displayOptions: { show: { compareWithPreviousLook: [true] } },
+	},
+	{
+		displayName: 'Departure After Looks',
+		name: 'departureAfterLooks',
+		type: 'number',
+		default: DEFAULT_DEPARTURE_AFTER_LOOKS,
+		typeOptions: { minValue: DEPARTURE_AFTER_LOOKS_BOUNDS.min, maxValue: DEPARTURE_AFTER_LOOKS_BOUNDS.max, numberPrecision: 0 },
+		description: 'How many looks in a row a count must stay lower before the drop is reported: 2 ignores a detector that misses an object for one look',
 		displayOptions: { show: { compareWithPreviousLook: [true] } },
 	},
 ];
