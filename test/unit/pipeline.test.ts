@@ -1,10 +1,13 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { DetectedObject } from '../../nodes/ImageInference/contract';
+import { readLabelMinimums } from '../../nodes/ImageInference/pipeline/labelMinimums';
 import { parseLabelList } from '../../nodes/ImageInference/pipeline/labels';
 import { DETECTION_STEPS, runDetectionPipeline } from '../../nodes/ImageInference/pipeline/steps';
-import type { DetectionOptions } from '../../nodes/ImageInference/pipeline/types';
+import type { DetectionOptions, LabelMinimums } from '../../nodes/ImageInference/pipeline/types';
+import { failureOf } from '../node/setup';
 
 const box = (label: string, confidence: number, x = 0) => ({ label, confidence, x, y: 0, width: 1, height: 1 });
 const noZones: DetectionOptions['zonesAndSizes'] = { zones: [], units: 'pixels', anchor: 'center', onlyInZones: false };
@@ -26,23 +29,47 @@ describe('what happens to the detections', () => {
 		expect(run(detections, { ignoreLabels: ['car'] }).kept).toEqual([box('person', 0.9), box('Dog', 0.5)]);
 	});
 
+	it('leaves out objects under their label’s minimum confidence, the rest under the minimum of every other label; labels as spelled', () => {
+		const minimums = (byLabel: Array<[string, number]>, others?: number) => ({ labelMinimums: { byLabel, ...(others !== undefined ? { others } : {}) } });
+		expect(run(detections, minimums([['car', 0.7]])).kept).toEqual([box('person', 0.9), box('car', 0.95), box('Dog', 0.5)]);
+		// a minimum is kept at exactly its value; "dog" is not "Dog"
+		expect(run(detections, minimums([['car', 0.6], ['dog', 0.9]], 0.9)).kept).toEqual([box('car', 0.6), box('person', 0.9), box('car', 0.95)]);
+		expect(run(detections, minimums([], 0.92)).kept).toEqual([box('car', 0.95)]);
+		expect(run(detections, minimums([['person', 1]])).leftOut).toMatchObject({ labelMinimums: 1 });
+	});
+
+	it('applies the minimums before Max Objects: the most confident object under its minimum does not take a place', () => {
+		const { kept, leftOut } = run(detections, { labelMinimums: { byLabel: [['car', 0.99]] }, maxObjects: 1 });
+		expect(kept).toEqual([box('person', 0.9)]);
+		expect(leftOut).toMatchObject({ labelMinimums: 2, maxObjects: 1 });
+	});
+
 	it('keeps the most confident first with Max Objects, after the label filters', () => {
 		expect(run(detections, { maxObjects: 2 }).kept).toEqual([box('car', 0.95), box('person', 0.9)]);
 		expect(run(detections, { ignoreLabels: ['person'], maxObjects: 2 }).kept).toEqual([box('car', 0.95), box('car', 0.6)]);
 	});
 
 	it('runs its steps in one order, and says how many objects each step left out (what the output panel’s hint reports)', () => {
-		expect(DETECTION_STEPS.map((step) => step.key)).toEqual(['onlyLabels', 'ignoreLabels', 'zonesAndSizes', 'maxObjects']);
+		expect(DETECTION_STEPS.map((step) => step.key)).toEqual(['labelMinimums', 'onlyLabels', 'ignoreLabels', 'zonesAndSizes', 'maxObjects']);
 		// the truck is outside the only zone (pixels 0–10), the low cars are the least confident
 		const many = [...detections, box('car', 0.3), box('truck', 0.7), box('car', 0.2, 50)];
 		const inZone = { ...noZones, onlyInZones: true, zones: [{ name: 'near', points: [[0, 0], [10, 0], [10, 10], [0, 10]] as Array<[number, number]> }] };
-		const { kept, leftOut } = run(many, { onlyLabels: ['car', 'person', 'Dog'], ignoreLabels: ['person'], zonesAndSizes: inZone, maxObjects: 2 });
+		// the truck is also under its minimum, the person under the other labels' one: each is left out by the first step it fails
+		const labelMinimums: LabelMinimums = { byLabel: [['truck', 0.8], ['car', 0]], others: 0.95 };
+		const { kept, leftOut } = run(many, { labelMinimums, onlyLabels: ['car', 'person', 'Dog'], ignoreLabels: ['person'], zonesAndSizes: inZone, maxObjects: 2 });
 		expect(kept).toEqual([
 			{ ...box('car', 0.95), zones: ['near'] },
 			{ ...box('car', 0.6), zones: ['near'] },
 		]);
-		expect(leftOut).toEqual({ onlyLabels: 1, ignoreLabels: 1, zonesAndSizes: 1, maxObjects: 2 });
-		expect(run(many, {}).leftOut).toEqual({ onlyLabels: 0, ignoreLabels: 0, zonesAndSizes: 0, maxObjects: 0 });
+		expect(leftOut).toEqual({ labelMinimums: 3, onlyLabels: 0, ignoreLabels: 0, zonesAndSizes: 1, maxObjects: 1 });
+		expect(run(many, { onlyLabels: ['car', 'person', 'Dog'], ignoreLabels: ['person'], zonesAndSizes: inZone, maxObjects: 2 }).leftOut).toEqual({
+			labelMinimums: 0,
+			onlyLabels: 1,
+			ignoreLabels: 1,
+			zonesAndSizes: 1,
+			maxObjects: 2,
+		});
+		expect(run(many, {}).leftOut).toEqual({ labelMinimums: 0, onlyLabels: 0, ignoreLabels: 0, zonesAndSizes: 0, maxObjects: 0 });
 	});
 
 	it('docs/watching.md lists the steps in the order the node runs them', () => {
@@ -77,5 +104,48 @@ describe('what happens to the detections', () => {
 		// an expression that resolved to nothing filters nothing; a number is a label
 		expect(parseLabelList(null)).toBeUndefined();
 		expect(parseLabelList(7)).toEqual(['7']);
+	});
+});
+
+describe('Minimum Confidence per Label, read', () => {
+	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+	const context = { getNode: () => node } as unknown as IExecuteFunctions;
+	const read = (value: unknown) => readLabelMinimums.call(context, 1, { minConfidenceByLabel: value as IDataObject });
+	const failure = async (value: unknown) => await failureOf((async () => read(value))());
+	const format = 'Write each entry as label: minimum (a number from 0 to 1), separated by commas, with * for every other label, e.g. "person: 0.7, car: 0.4, *: 0.3".';
+
+	it('reads label: minimum pairs from text, * for every other label; the last colon separates', () => {
+		expect(read(' person: 0.7 , car:0.4,*: .3,, ')).toEqual({ labelMinimums: { byLabel: [['person', 0.7], ['car', 0.4]], others: 0.3 } });
+		expect(read('time: 12:00: 1')).toEqual({ labelMinimums: { byLabel: [['time: 12:00', 1]] } });
+		expect(read('Person: 0, person: 1')).toEqual({ labelMinimums: { byLabel: [['Person', 0], ['person', 1]] } });
+	});
+
+	it('reads an object or a list from an expression; nothing set or blank is no minimum', () => {
+		expect(read({ person: 0.7, car: '0.4', '*': 0 })).toEqual({ labelMinimums: { byLabel: [['person', 0.7], ['car', 0.4]], others: 0 } });
+		expect(read(['person: 0.7', ' car: 0.4 '])).toEqual({ labelMinimums: { byLabel: [['person', 0.7], ['car', 0.4]] } });
+		expect(read(undefined)).toEqual({});
+		expect(read(null)).toEqual({});
+		expect(read(' , ')).toEqual({});
+		expect(read({})).toEqual({});
+	});
+
+	it('a minimum outside 0–1 or not a number, a label given twice, an entry without a colon or a label fails the item saying how to write it', async () => {
+		const cases: Array<[unknown, string]> = [
+			['person: 1.5', 'the minimum for "person" must be a number from 0 to 1, got "1.5"'],
+			['person: -0.1', 'the minimum for "person" must be a number from 0 to 1, got "-0.1"'],
+			['person: high', 'the minimum for "person" must be a number from 0 to 1, got "high"'],
+			['person:', 'the minimum for "person" must be a number from 0 to 1, got ""'],
+			[{ person: true }, 'the minimum for "person" must be a number from 0 to 1, got true'],
+			[{ person: 2 }, 'the minimum for "person" must be a number from 0 to 1, got 2'],
+			['person: 0.7, car: 0.4, person: 0.5', '"person" is given twice'],
+			['*: 0.2, *: 0.3', '"*" is given twice'],
+			['person 0.7', '"person 0.7" is not label: minimum'],
+			[[7], '7 is not label: minimum'],
+			[': 0.5', 'an entry has no label before its colon'],
+			[7, '7 is not a list of label: minimum'],
+		];
+		for (const [value, message] of cases) {
+			expect(await failure(value)).toEqual({ message: `Minimum Confidence per Label: ${message}`, description: format, itemIndex: 1 });
+		}
 	});
 });

@@ -102,9 +102,18 @@ describe('Compare With Previous Look', () => {
 		const arrival = compareWithPreviousLook(store, cooled, { counts: { car: 1 } }, T0 + 5 * MINUTE);
 		// the latest of the running cooldowns: the arrivals’
 		expect(arrival).toMatchObject({ changed: true, appeared: ['car'], previousCountsByLabel: {}, cooldownUntil: '2026-05-01T08:15:00.000Z', heldBack: [] });
-		const leavesAgain = compareWithPreviousLook(store, cooled, { counts: {} }, T0 + 6 * MINUTE);
-		expect(leavesAgain).toMatchObject({ changed: false, disappeared: [], heldBack: [{ label: 'car', kind: 'departure', until: '2026-05-01T08:11:00.000Z' }] });
-		expect(leavesAgain.reason).toBe('changed since the counts last reported, not reported yet: within the departures’ cooldown until 2026-05-01T08:11:00.000Z');
+		const leavesAgain = compareWithPreviousLook(store, cooled, { counts: { dog: 1 } }, T0 + 6 * MINUTE);
+		expect(leavesAgain).toMatchObject({
+			changed: false,
+			disappeared: [],
+			heldBack: [
+				{ label: 'car', kind: 'departure', until: '2026-05-01T08:11:00.000Z' },
+				{ label: 'dog', kind: 'arrival', until: '2026-05-01T08:15:00.000Z' },
+			],
+		});
+		expect(leavesAgain.reason).toBe(
+			'changed since the counts last reported, not reported yet: within the departures’ cooldown until 2026-05-01T08:11:00.000Z; within the arrivals’ cooldown until 2026-05-01T08:15:00.000Z',
+		);
 		expect(compareWithPreviousLook(store, cooled, { counts: {} }, T0 + 11 * MINUTE)).toMatchObject({ changed: true, disappeared: ['car'], cooldownUntil: '2026-05-01T08:21:00.000Z' });
 	});
 

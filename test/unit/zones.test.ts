@@ -1,10 +1,13 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
 import { anchorPoint, areaFraction, edgesCross, inAngleOrder, insidePolygon, polygonArea, relativeBox, toPixels } from '../../nodes/ImageInference/pipeline/geometry';
 import type { Point } from '../../nodes/ImageInference/pipeline/geometry';
 import type { DetectedObject } from '../../nodes/ImageInference/contract';
 import { countDetections } from '../../nodes/ImageInference/pipeline/counts';
 import type { Size } from '../../nodes/ImageInference/pipeline/geometry';
 import type { ZoneAndSizeOptions } from '../../nodes/ImageInference/pipeline/types';
-import { imageFacts, parsePoints, placeDetection, zonesAndSizes } from '../../nodes/ImageInference/pipeline/zones';
+import { imageFacts, parsePoints, placeDetection, readZoneAndSizeOptions, zonesAndSizes } from '../../nodes/ImageInference/pipeline/zones';
+import { failureOf } from '../node/setup';
 
 /** The detections placed (relative box, zones) for these options and image size. */
 function placeDetections(options: ZoneAndSizeOptions, size: Size | undefined, detections: DetectedObject[]) {
@@ -315,6 +318,29 @@ describe('placing detections', () => {
 		expect(keep({ minSize: 0.015, maxSize: 0.025, onlyInZones: true })).toEqual([topLeft]);
 	});
 
+	it('keeps objects by shape: width ÷ height within Min and Max Aspect Ratio, both ends kept', () => {
+		// ratios: 1, 2/3, 2
+		const keep = (extra: Partial<ZoneAndSizeOptions>, known: Size | undefined = size) => keptBy(options(extra), known, [topLeft, standing, both]);
+		expect(keep({ minAspectRatio: 1 })).toEqual([topLeft, both]);
+		expect(keep({ maxAspectRatio: 1 })).toEqual([topLeft, standing]);
+		expect(keep({ minAspectRatio: 0.5, maxAspectRatio: 0.7 })).toEqual([standing]);
+		expect(keep({ minAspectRatio: 2, maxAspectRatio: 2 })).toEqual([both]);
+		// the shape needs no image size
+		expect(keep({ minAspectRatio: 1.5 }, undefined)).toEqual([both]);
+		// a box of no height is infinitely wide: kept by a minimum, left out by a maximum
+		const line = { ...both, height: 0 };
+		expect(keptBy(options({ minAspectRatio: 0.1 }), size, [line])).toEqual([line]);
+		expect(keptBy(options({ maxAspectRatio: 100 }), size, [line])).toEqual([]);
+	});
+
+	it('measures the shape as people see the picture: a box in a phone photo stored sideways is turned first', () => {
+		// stored 200 × 100 with Exif orientation 6 (turned a quarter): the 20 × 10 box stands 10 wide, 20 high
+		const sideways = { width: 200, height: 100, orientation: 6 };
+		expect(keptBy(options({ zones: [], maxAspectRatio: 0.5 }), sideways, [both])).toEqual([both]);
+		expect(keptBy(options({ zones: [], minAspectRatio: 2 }), sideways, [both])).toEqual([]);
+		expect(keptBy(options({ zones: [], minAspectRatio: 2 }), size, [both])).toEqual([both]);
+	});
+
 	it('with the size unknown, pixel zones still filter, and no size filter applies', () => {
 		const pixelZones: Partial<ZoneAndSizeOptions> = { units: 'pixels', zones: [{ name: 'left', points: [[0, 0], [100, 0], [100, 100], [0, 100]] }] };
 		const keep = (extra: Partial<ZoneAndSizeOptions>) => keptBy(options({ ...pixelZones, ...extra }), undefined, [topLeft, standing, both]);
@@ -327,5 +353,34 @@ describe('placing detections', () => {
 		const { image, placed } = placeDetections(options({ zones: [] }), size, [topLeft]);
 		expect(placed[0]).not.toHaveProperty('zones');
 		expect(countDetections(placed, [], image)).not.toHaveProperty('countsByZone');
+	});
+});
+
+describe('reading the zone, size and shape options', () => {
+	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+	const context = { getNode: () => node } as unknown as IExecuteFunctions;
+	const read = (options: IDataObject) => readZoneAndSizeOptions.call(context, 4, options);
+	const failure = async (options: IDataObject) => await failureOf((async () => read(options))());
+
+	it('reads Min and Max Aspect Ratio from 0.01 to 100, off when not set', () => {
+		expect(read({})).toMatchObject({ minAspectRatio: undefined, maxAspectRatio: undefined });
+		expect(read({ minAspectRatio: 0.01, maxAspectRatio: '100' })).toMatchObject({ minAspectRatio: 0.01, maxAspectRatio: 100 });
+		expect(read({ minAspectRatio: 1, maxAspectRatio: 1 })).toMatchObject({ minAspectRatio: 1, maxAspectRatio: 1 });
+	});
+
+	it('an aspect ratio of 0 or less, above 100, or Min above Max fails the item saying what to fix', async () => {
+		for (const [name, label] of [
+			['minAspectRatio', 'Min Aspect Ratio'],
+			['maxAspectRatio', 'Max Aspect Ratio'],
+		]) {
+			for (const value of [0, -1, 101]) {
+				expect(await failure({ [name]: value })).toMatchObject({ message: `${label} must be a number from 0.01 to 100, got ${value}`, itemIndex: 4 });
+			}
+		}
+		expect(await failure({ minAspectRatio: 2, maxAspectRatio: 0.5 })).toEqual({
+			message: 'Min Aspect Ratio (2) is larger than Max Aspect Ratio (0.5)',
+			description: 'Both are a box’s width divided by its height: make Min Aspect Ratio the smaller one.',
+			itemIndex: 4,
+		});
 	});
 });

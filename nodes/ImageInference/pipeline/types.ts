@@ -23,10 +23,20 @@ export interface ZoneAndSizeOptions {
 	/** Fractions of the image's area. */
 	minSize?: number;
 	maxSize?: number;
+	/** A box's width ÷ height, as the picture is seen. */
+	minAspectRatio?: number;
+	maxAspectRatio?: number;
+}
+
+/** Minimum Confidence per Label: [label, minimum] pairs (a list, so the settings' fingerprint sees them), and the minimum of the labels not named. */
+export interface LabelMinimums {
+	byLabel: Array<[label: string, minimum: number]>;
+	others?: number;
 }
 
 /** What the node keeps of the service's detections, read from one item's options before any request. */
 export interface DetectionOptions {
+	labelMinimums?: LabelMinimums;
 	/** Labels to keep, exactly as the service spells them; undefined keeps all. */
 	onlyLabels?: string[];
 	ignoreLabels?: string[];

@@ -15,20 +15,29 @@ export const MAX_ZONE_POINTS = 100;
 export const DEFAULT_ZONE_UNITS = 'relative';
 export const DEFAULT_ZONE_ANCHOR = 'center';
 const SIZE_BOUNDS = { min: 0, max: 1 };
+export const ASPECT_RATIO_BOUNDS = { min: 0.01, max: 100 };
 
-/** Only Objects in Zones, Min and Max Object Size: one step, as one option set decides both. */
+/** Only Objects in Zones, Min and Max Object Size, Min and Max Aspect Ratio: one step, as one option set decides them. */
 export const zonesAndSizes: DetectionStep = {
 	key: 'zonesAndSizes',
 	name: 'the zone and size options',
 	keep(detections, image, { zonesAndSizes: options }) {
 		const { size } = image;
 		const bySize = size !== undefined && (options.minSize !== undefined || options.maxSize !== undefined);
-		if (!bySize && !options.onlyInZones) return detections;
+		const byShape = options.minAspectRatio !== undefined || options.maxAspectRatio !== undefined;
+		if (!bySize && !byShape && !options.onlyInZones) return detections;
 		return detections.filter((detection) => {
 			if (bySize) {
 				const area = areaFraction(detection, size);
 				if (options.minSize !== undefined && area < options.minSize) return false;
 				if (options.maxSize !== undefined && area > options.maxSize) return false;
+			}
+			if (byShape) {
+				// the shape as people see the picture: a phone photo stored sideways swaps width and height
+				const seen = image.stored ? uprightBox(detection, image.stored) : detection;
+				const ratio = seen.width / seen.height;
+				if (options.minAspectRatio !== undefined && !(ratio >= options.minAspectRatio)) return false;
+				if (options.maxAspectRatio !== undefined && !(ratio <= options.maxAspectRatio)) return false;
 			}
 			return !options.onlyInZones || (detection.zones?.length ?? 0) > 0;
 		});
@@ -50,7 +59,12 @@ export function readZoneAndSizeOptions(this: IExecuteFunctions, itemIndex: numbe
 	if (minSize !== undefined && maxSize !== undefined && minSize > maxSize) {
 		fail(`Min Object Size (${minSize}) is larger than Max Object Size (${maxSize})`, 'Both are fractions of the image’s area: make Min Object Size the smaller one.');
 	}
-	return { zones, units, anchor, onlyInZones, minSize, maxSize };
+	const minAspectRatio = readOptionalNumber.call(this, itemIndex, options, 'minAspectRatio', 'Min Aspect Ratio', ASPECT_RATIO_BOUNDS);
+	const maxAspectRatio = readOptionalNumber.call(this, itemIndex, options, 'maxAspectRatio', 'Max Aspect Ratio', ASPECT_RATIO_BOUNDS);
+	if (minAspectRatio !== undefined && maxAspectRatio !== undefined && minAspectRatio > maxAspectRatio) {
+		fail(`Min Aspect Ratio (${minAspectRatio}) is larger than Max Aspect Ratio (${maxAspectRatio})`, 'Both are a box’s width divided by its height: make Min Aspect Ratio the smaller one.');
+	}
+	return { zones, units, anchor, onlyInZones, minSize, maxSize, minAspectRatio, maxAspectRatio };
 }
 
 function readZones(value: unknown, units: ZoneAndSizeOptions['units'], fail: (message: string, description: string) => never): Zone[] {

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { COOLDOWN_BOUNDS, DEFAULT_COOLDOWN_SCOPE, DEFAULT_DEPARTURE_AFTER_LOOKS, DEFAULT_WATCH_KEY, DEPARTURE_AFTER_LOOKS_BOUNDS, MAX_WATCH_KEYS } from '../../pipeline/comparison';
-import { DEFAULT_ZONE_ANCHOR, DEFAULT_ZONE_UNITS } from '../../pipeline/zones';
+import { ASPECT_RATIO_BOUNDS, DEFAULT_ZONE_ANCHOR, DEFAULT_ZONE_UNITS } from '../../pipeline/zones';
 
 /** Detect's options for watching a place: zones, object sizes, and what changed since the last look. */
 export const watchOptions: INodeProperties[] = [
@@ -88,6 +88,22 @@ export const watchOptions: INodeProperties[] = [
 		default: 0.5,
 		typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 4 },
 		description: 'Leave out objects whose box is larger than this fraction of the image’s area',
+	},
+	{
+		displayName: 'Min Aspect Ratio',
+		name: 'minAspectRatio',
+		type: 'number',
+		default: 0.2,
+		typeOptions: { minValue: ASPECT_RATIO_BOUNDS.min, maxValue: ASPECT_RATIO_BOUNDS.max, numberPrecision: 2 },
+		description: 'Leave out objects whose box’s width ÷ height is below this: a standing person is about 0.4, a car seen from the side about 2',
+	},
+	{
+		displayName: 'Max Aspect Ratio',
+		name: 'maxAspectRatio',
+		type: 'number',
+		default: 5,
+		typeOptions: { minValue: ASPECT_RATIO_BOUNDS.min, maxValue: ASPECT_RATIO_BOUNDS.max, numberPrecision: 2 },
+		description: 'Leave out objects whose box’s width ÷ height is above this: with Only These Labels person, 1 leaves out a lying shadow',
 	},
 	{
 		displayName: 'Compare With Previous Look',

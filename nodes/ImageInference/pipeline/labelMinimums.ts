@@ -1,0 +1,59 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { shownValue, truncate } from '../parameters/readers';
+import type { DetectionOptions, DetectionStep, LabelMinimums } from './types';
+
+const OPTION = 'Minimum Confidence per Label';
+/** The entry that sets the minimum of every label not named. */
+export const OTHER_LABELS = '*';
+const FORMAT = `Write each entry as label: minimum (a number from 0 to 1), separated by commas, with ${OTHER_LABELS} for every other label, e.g. "person: 0.7, car: 0.4, ${OTHER_LABELS}: 0.3".`;
+
+/** Minimum Confidence per Label: labels matched exactly as the service spells them (case counts), like the label filters. */
+export const labelMinimums: DetectionStep = {
+	key: 'labelMinimums',
+	name: OPTION,
+	keep(detections, _image, { labelMinimums: minimums }) {
+		if (!minimums) return detections;
+		const byLabel = new Map(minimums.byLabel);
+		return detections.filter((detection) => detection.confidence >= (byLabel.get(detection.label) ?? minimums.others ?? 0));
+	},
+};
+
+/**
+ * Reads Minimum Confidence per Label of one item: text ("person: 0.7, car: 0.4, *: 0.3"), or from
+ * an expression an object ({ person: 0.7 }) or a list of such texts. Blank: no minimums.
+ */
+export function readLabelMinimums(this: IExecuteFunctions, itemIndex: number, options: IDataObject): Pick<DetectionOptions, 'labelMinimums'> {
+	const value = options.minConfidenceByLabel;
+	if (value === undefined || value === null) return {};
+	const fail = (message: string): never => {
+		throw new NodeOperationError(this.getNode(), `${OPTION}: ${message}`, { itemIndex, description: FORMAT });
+	};
+	const entries: Array<[string, unknown]> =
+		typeof value === 'string' || Array.isArray(value)
+			? (typeof value === 'string' ? value.split(',') : value)
+					.map((entry) => (typeof entry === 'string' ? entry.trim() : entry))
+					.filter((entry) => entry !== '')
+					.map((entry) => {
+						const text = typeof entry === 'string' ? entry : '';
+						const colon = text.lastIndexOf(':');
+						if (colon === -1) return fail(`${shownValue(entry)} is not label: minimum`);
+						return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()];
+					})
+			: typeof value === 'object'
+				? Object.entries(value)
+				: fail(`${shownValue(value)} is not a list of label: minimum`);
+	const minimums: LabelMinimums = { byLabel: [] };
+	const seen = new Set<string>();
+	for (const [label, raw] of entries) {
+		if (label === '') fail(`an entry has no label before its colon`);
+		if (seen.has(label)) fail(`"${truncate(label, 40)}" is given twice`);
+		seen.add(label);
+		const minimum = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d*\.?\d+$/.test(raw) ? Number(raw) : NaN;
+		if (!(minimum >= 0 && minimum <= 1)) fail(`the minimum for "${truncate(label, 40)}" must be a number from 0 to 1, got ${shownValue(raw)}`);
+		if (label === OTHER_LABELS) minimums.others = minimum;
+		else minimums.byLabel.push([label, minimum]);
+	}
+	return seen.size > 0 ? { labelMinimums: minimums } : {};
+}
