@@ -50,26 +50,29 @@ describe('what happens to the detections', () => {
 	});
 
 	it('runs its steps in one order, and says how many objects each step left out (what the output panel’s hint reports)', () => {
-		expect(DETECTION_STEPS.map((step) => step.key)).toEqual(['labelMinimums', 'onlyLabels', 'ignoreLabels', 'zonesAndSizes', 'maxObjects']);
+		expect(DETECTION_STEPS.map((step) => step.key)).toEqual(['labelMinimums', 'onlyLabels', 'ignoreLabels', 'ignoreRegions', 'zonesAndSizes', 'maxObjects']);
 		// the truck is outside the only zone (pixels 0–10), the low cars are the least confident
 		const many = [...detections, box('car', 0.3), box('truck', 0.7), box('car', 0.2, 50)];
 		const inZone = { ...noZones, onlyInZones: true, zones: [{ name: 'near', points: [[0, 0], [10, 0], [10, 10], [0, 10]] as Array<[number, number]> }] };
 		// the truck is also under its minimum, the person under the other labels' one: each is left out by the first step it fails
 		const labelMinimums: LabelMinimums = { byLabel: [['truck', 0.8], ['car', 0]], others: 0.95 };
-		const { kept, leftOut } = run(many, { labelMinimums, onlyLabels: ['car', 'person', 'Dog'], ignoreLabels: ['person'], zonesAndSizes: inZone, maxObjects: 2 });
+		// and the far car, outside the zone, is in an ignore region: left out by the region, the step before the zones
+		const ignoringFarCar = { ...inZone, ignoreRegions: [[[40, 0], [60, 0], [60, 10], [40, 10]] as Array<[number, number]>] };
+		const { kept, leftOut } = run(many, { labelMinimums, onlyLabels: ['car', 'person', 'Dog'], ignoreLabels: ['person'], zonesAndSizes: ignoringFarCar, maxObjects: 2 });
 		expect(kept).toEqual([
 			{ ...box('car', 0.95), zones: ['near'] },
 			{ ...box('car', 0.6), zones: ['near'] },
 		]);
-		expect(leftOut).toEqual({ labelMinimums: 3, onlyLabels: 0, ignoreLabels: 0, zonesAndSizes: 1, maxObjects: 1 });
+		expect(leftOut).toEqual({ labelMinimums: 3, onlyLabels: 0, ignoreLabels: 0, ignoreRegions: 1, zonesAndSizes: 0, maxObjects: 1 });
 		expect(run(many, { onlyLabels: ['car', 'person', 'Dog'], ignoreLabels: ['person'], zonesAndSizes: inZone, maxObjects: 2 }).leftOut).toEqual({
 			labelMinimums: 0,
 			onlyLabels: 1,
 			ignoreLabels: 1,
+			ignoreRegions: 0,
 			zonesAndSizes: 1,
 			maxObjects: 2,
 		});
-		expect(run(many, {}).leftOut).toEqual({ labelMinimums: 0, onlyLabels: 0, ignoreLabels: 0, zonesAndSizes: 0, maxObjects: 0 });
+		expect(run(many, {}).leftOut).toEqual({ labelMinimums: 0, onlyLabels: 0, ignoreLabels: 0, ignoreRegions: 0, zonesAndSizes: 0, maxObjects: 0 });
 	});
 
 	it('docs/watching.md lists the steps in the order the node runs them', () => {

@@ -6,7 +6,8 @@ import type { DetectedObject } from '../../nodes/ImageInference/contract';
 import { countDetections } from '../../nodes/ImageInference/pipeline/counts';
 import type { Size } from '../../nodes/ImageInference/pipeline/geometry';
 import type { ZoneAndSizeOptions } from '../../nodes/ImageInference/pipeline/types';
-import { imageFacts, parsePoints, placeDetection, readZoneAndSizeOptions, zonesAndSizes } from '../../nodes/ImageInference/pipeline/zones';
+import { ignoreRegions } from '../../nodes/ImageInference/pipeline/ignoreRegions';
+import { checkSizeKnowable, imageFacts, parsePoints, placeDetection, readZoneAndSizeOptions, zonesAndSizes } from '../../nodes/ImageInference/pipeline/zones';
 import { failureOf } from '../node/setup';
 
 /** The detections placed (relative box, zones) for these options and image size. */
@@ -341,6 +342,35 @@ describe('placing detections', () => {
 		expect(keptBy(options({ zones: [], minAspectRatio: 2 }), size, [both])).toEqual([both]);
 	});
 
+	it('Ignore Regions leave out the objects whose anchor is in one, by the zones’ anchor rule and coordinates, before the zones', () => {
+		// the region covers the right half's top (x 0.5–1, y 0–0.5 of 200 × 100): standing's centre (150, 45) is in it, its bottom centre (150, 60) is not
+		const region = [[0.5, 0], [1, 0], [1, 0.5], [0.5, 0.5]] as Point[];
+		const keep = (extra: Partial<ZoneAndSizeOptions>) => {
+			const opts = options({ ignoreRegions: [region], ...extra });
+			const { image, placed } = placeDetections(opts, size, [topLeft, standing, both]);
+			const kept = new Set(ignoreRegions.keep(placed, image, { zonesAndSizes: opts }));
+			return [topLeft, standing, both].filter((_, index) => kept.has(placed[index]));
+		};
+		expect(keep({})).toEqual([topLeft, both]);
+		expect(keep({ anchor: 'bottomCenter' })).toEqual([topLeft, standing, both]);
+		// in pixels: the same region, drawn on the 200 × 100 picture
+		expect(keep({ units: 'pixels', ignoreRegions: [[[100, 0], [200, 0], [200, 50], [100, 50]]] })).toEqual([topLeft, both]);
+		// two regions: either one leaves an object out
+		expect(keep({ ignoreRegions: [region, [[0, 0], [0.2, 0], [0.2, 0.4], [0, 0.4]]] })).toEqual([both]);
+		expect(keep({ ignoreRegions: undefined })).toEqual([topLeft, standing, both]);
+	});
+
+	it('Ignore Regions are drawn on the picture as people see it: a phone photo stored sideways is turned first', () => {
+		// stored 100 × 200 with orientation 6: seen 200 × 100; the stored box at (70, 140) of 20 × 10 is seen at (50, 70), 10 × 20
+		const sideways = { width: 100, height: 200, orientation: 6 };
+		const box = { label: 'car', confidence: 0.9, x: 70, y: 140, width: 20, height: 10 };
+		const opts = options({ zones: [], ignoreRegions: [[[0.2, 0.6], [0.4, 0.6], [0.4, 1], [0.2, 1]]] });
+		const { image, placed } = placeDetections(opts, sideways, [box]);
+		expect(ignoreRegions.keep(placed, image, { zonesAndSizes: opts })).toEqual([]);
+		const upright = placeDetections(opts, { width: 100, height: 200 }, [box]);
+		expect(ignoreRegions.keep(upright.placed, upright.image, { zonesAndSizes: opts })).toHaveLength(1);
+	});
+
 	it('with the size unknown, pixel zones still filter, and no size filter applies', () => {
 		const pixelZones: Partial<ZoneAndSizeOptions> = { units: 'pixels', zones: [{ name: 'left', points: [[0, 0], [100, 0], [100, 100], [0, 100]] }] };
 		const keep = (extra: Partial<ZoneAndSizeOptions>) => keptBy(options({ ...pixelZones, ...extra }), undefined, [topLeft, standing, both]);
@@ -382,5 +412,41 @@ describe('reading the zone, size and shape options', () => {
 			description: 'Both are a box’s width divided by its height: make Min Aspect Ratio the smaller one.',
 			itemIndex: 4,
 		});
+	});
+});
+
+describe('reading Ignore Regions', () => {
+	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+	const context = { getNode: () => node } as unknown as IExecuteFunctions;
+	const read = (options: IDataObject) => readZoneAndSizeOptions.call(context, 2, options);
+	const failure = async (options: IDataObject) => await failureOf((async () => read(options))());
+	const regions = (...points: unknown[]) => ({ ignoreRegions: { region: points.map((entry) => ({ points: entry })) } });
+
+	it('reads each region’s points in the zones’ coordinates; none set is none', () => {
+		expect(read(regions('0,0 1,0 1,0.3'))).toMatchObject({ ignoreRegions: [[[0, 0], [1, 0], [1, 0.3]]] });
+		expect(read({ ...regions([[10, 10], [300, 10], [300, 90]]), zoneCoordinates: 'pixels' })).toMatchObject({ ignoreRegions: [[[10, 10], [300, 10], [300, 90]]] });
+		expect(read({})).not.toHaveProperty('ignoreRegions');
+		expect(read({ ignoreRegions: {} })).not.toHaveProperty('ignoreRegions');
+		expect(read({ ignoreRegions: { region: [] } })).not.toHaveProperty('ignoreRegions');
+	});
+
+	it('a region of fewer than 3 points, a bad point, crossing edges or more than 20 regions fail the item, naming the region', async () => {
+		const format = 'Write the points as x,y pairs separated by spaces, e.g. "0.1,0.6 0.5,0.6 0.5,1 0.1,1" (fractions 0–1 of the image’s width and height).';
+		expect(await failure(regions('0,0 1,0 1,1', '0,0 1,1'))).toEqual({ message: 'Ignore Region 2: only 2 points; a region needs at least 3', description: format, itemIndex: 2 });
+		expect(await failure(regions(''))).toMatchObject({ message: 'Ignore Region 1: no points; a region needs at least 3' });
+		expect(await failure(regions('0,0 2,0 1,1'))).toMatchObject({ message: expect.stringMatching(/^Ignore Region 1: point 2 \(2,0\) is outside 0–1/) });
+		expect(await failure(regions('0,0 1,1 1,0 0,1'))).toMatchObject({ message: 'Ignore Region 1: its edges cross: the points are not in the order of its corners', description: expect.stringContaining('0,0 1,0 1,1 0,1') });
+		expect(await failure(regions(...Array(21).fill('0,0 1,0 1,1')))).toMatchObject({ message: '21 ignore regions are set; at most 20 are allowed' });
+		expect(await failure({ ignoreRegions: { region: 'top half' } })).toMatchObject({ message: 'Ignore Regions must be a list of regions' });
+		expect(await failure({ ignoreRegions: { region: [null] } })).toMatchObject({ message: 'Ignore Region 1: no points; a region needs at least 3' });
+	});
+
+	it('relative regions need the image’s size: refused before the request for an image URL without the annotated picture', async () => {
+		const relative = read(regions('0,0 1,0 1,1'));
+		expect(await failureOf((async () => checkSizeKnowable.call(context, 2, relative, { url: true, annotated: false }))())).toMatchObject({
+			message: 'Ignore Regions in relative coordinates need the image’s size, which the node does not learn from an image URL without the annotated picture',
+			itemIndex: 2,
+		});
+		expect(() => checkSizeKnowable.call(context, 2, read({ ...regions('10,10 300,10 300,90'), zoneCoordinates: 'pixels' }), { url: true, annotated: false })).not.toThrow();
 	});
 });

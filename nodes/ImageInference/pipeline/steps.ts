@@ -7,6 +7,7 @@ import { compareWithPreviousLook } from './comparison';
 import type { DetectionCounts } from './counts';
 import { countDetections } from './counts';
 import type { StoredPicture } from './geometry';
+import { ignoreRegions } from './ignoreRegions';
 import { labelMinimums, readLabelMinimums } from './labelMinimums';
 import { ignoreTheseLabels, onlyTheseLabels, readLabelFilters } from './labels';
 import { MAX_OBJECTS_BOUNDS, maxObjects } from './maxObjects';
@@ -17,7 +18,7 @@ import { imageFacts, placeDetection, readZoneAndSizeOptions, zonesAndSizes, zone
  * What the node does with the service's detections, in this order: each step keeps some and the
  * next sees only those. The execution hint, docs/watching.md and the tests read this list.
  */
-export const DETECTION_STEPS: readonly DetectionStep[] = [labelMinimums, onlyTheseLabels, ignoreTheseLabels, zonesAndSizes, maxObjects];
+export const DETECTION_STEPS: readonly DetectionStep[] = [labelMinimums, onlyTheseLabels, ignoreTheseLabels, ignoreRegions, zonesAndSizes, maxObjects];
 
 /** How many of the service's objects each step left out, by step key. */
 export type LeftOutCounts = Record<string, number>;

@@ -16,6 +16,8 @@ export const ZONE_ANCHORS = ['center', 'bottomCenter'] as const;
 /** Detect's options about where objects are and how big they are. */
 export interface ZoneAndSizeOptions {
 	zones: Zone[];
+	/** Polygons in the zones' units where objects are left out; absent when none is set. */
+	ignoreRegions?: Point[][];
 	units: (typeof ZONE_UNITS)[number];
 	anchor: Anchor;
 	/** Leave out the objects whose anchor is in no zone. */
@@ -51,6 +53,8 @@ export interface ImageFacts {
 	/** The pixels the service's boxes are in, when they are shown turned or mirrored (EXIF orientation). */
 	stored?: StoredPicture;
 	zones: Array<{ name: string; points: Point[] }>;
+	/** The Ignore Regions in those pixels. */
+	ignoreRegions?: Point[][];
 }
 
 /** One step of what happens to the service's detections; adding one is a file and a line in steps.ts. */

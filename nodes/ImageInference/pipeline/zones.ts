@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { DetectedObject } from '../contract';
 import { readChoice, readOptionalBoolean, readOptionalNumber, shownValue, truncate } from '../parameters/readers';
-import type { Point, Size, StoredPicture } from './geometry';
+import type { Box, Point, Size, StoredPicture } from './geometry';
 import { anchorPoint, areaFraction, edgesCross, inAngleOrder, insidePolygon, polygonArea, relativeBox, toPixels, uprightBox, uprightSize } from './geometry';
 import type { DetectionStep, ImageFacts, PlacedDetection, Zone, ZoneAndSizeOptions } from './types';
 import { ZONE_ANCHORS, ZONE_UNITS } from './types';
@@ -33,8 +33,8 @@ export const zonesAndSizes: DetectionStep = {
 				if (options.maxSize !== undefined && area > options.maxSize) return false;
 			}
 			if (byShape) {
-				// the shape as people see the picture: a phone photo stored sideways swaps width and height
-				const seen = image.stored ? uprightBox(detection, image.stored) : detection;
+				// as people see the picture: a phone photo stored sideways swaps width and height
+				const seen = seenBox(detection, image);
 				const ratio = seen.width / seen.height;
 				if (options.minAspectRatio !== undefined && !(ratio >= options.minAspectRatio)) return false;
 				if (options.maxAspectRatio !== undefined && !(ratio <= options.maxAspectRatio)) return false;
@@ -52,6 +52,7 @@ export function readZoneAndSizeOptions(this: IExecuteFunctions, itemIndex: numbe
 	const units = readChoice(this, itemIndex, options.zoneCoordinates ?? DEFAULT_ZONE_UNITS, ZONE_UNITS, 'Zone Coordinates', 'Choose Relative (0–1 of the image) or Pixels.');
 	const anchor = readChoice(this, itemIndex, options.zoneAnchor ?? DEFAULT_ZONE_ANCHOR, ZONE_ANCHORS, 'Zone Anchor Point', 'Choose Box Centre or Bottom Centre.');
 	const zones = readZones(options.zones, units, fail);
+	const ignoreRegions = readIgnoreRegions(options.ignoreRegions, units, fail);
 	const onlyInZones = readOptionalBoolean.call(this, itemIndex, options, 'onlyInZones', 'Only Objects in Zones') ?? false;
 	if (onlyInZones && zones.length === 0) fail('Only Objects in Zones is on, but no zone is set', 'Add a zone under Zones, or turn Only Objects in Zones off.');
 	const minSize = readOptionalNumber.call(this, itemIndex, options, 'minObjectSize', 'Min Object Size', SIZE_BOUNDS);
@@ -64,7 +65,7 @@ export function readZoneAndSizeOptions(this: IExecuteFunctions, itemIndex: numbe
 	if (minAspectRatio !== undefined && maxAspectRatio !== undefined && minAspectRatio > maxAspectRatio) {
 		fail(`Min Aspect Ratio (${minAspectRatio}) is larger than Max Aspect Ratio (${maxAspectRatio})`, 'Both are a box’s width divided by its height: make Min Aspect Ratio the smaller one.');
 	}
-	return { zones, units, anchor, onlyInZones, minSize, maxSize, minAspectRatio, maxAspectRatio };
+	return { zones, ...(ignoreRegions.length ? { ignoreRegions } : {}), units, anchor, onlyInZones, minSize, maxSize, minAspectRatio, maxAspectRatio };
 }
 
 function readZones(value: unknown, units: ZoneAndSizeOptions['units'], fail: (message: string, description: string) => never): Zone[] {
@@ -79,27 +80,42 @@ function readZones(value: unknown, units: ZoneAndSizeOptions['units'], fail: (me
 		if (names.has(name)) fail(`Zone name "${truncate(name, 40)}" is used twice`, 'Give each zone its own name.');
 		names.add(name);
 		const parsed = parsePoints(entry.points, units);
-		if (typeof parsed === 'string') {
-			return fail(`Zone "${truncate(name, 40)}": ${parsed}`, `Write the points as x,y pairs separated by spaces, e.g. "0.1,0.6 0.5,0.6 0.5,1 0.1,1" (${units === 'relative' ? 'fractions 0–1 of the image’s width and height' : 'pixels from the image’s top-left corner'}).`);
-		}
+		if (typeof parsed === 'string') return fail(`Zone "${truncate(name, 40)}": ${parsed}`, pointsFormat(units));
 		const problem = shapeProblem(parsed, units);
 		if (problem) fail(`Zone "${truncate(name, 40)}": ${problem.message}`, problem.description);
 		return { name, points: parsed };
 	});
 }
 
+function readIgnoreRegions(value: unknown, units: ZoneAndSizeOptions['units'], fail: (message: string, description: string) => never): Point[][] {
+	const entries = value && typeof value === 'object' ? (value as { region?: unknown }).region : undefined;
+	if (entries === undefined || entries === null) return [];
+	if (!Array.isArray(entries)) return fail('Ignore Regions must be a list of regions', 'Add each region with Add Ignore Region: its points.');
+	if (entries.length > MAX_ZONES) fail(`${entries.length} ignore regions are set; at most ${MAX_ZONES} are allowed`, 'Remove regions, or join neighbouring ones into one polygon.');
+	return entries.map((entry: IDataObject, index) => {
+		const parsed = parsePoints(entry?.points, units, 'region');
+		if (typeof parsed === 'string') return fail(`Ignore Region ${index + 1}: ${parsed}`, pointsFormat(units));
+		const problem = shapeProblem(parsed, units);
+		if (problem) fail(`Ignore Region ${index + 1}: ${problem.message}`, problem.description);
+		return parsed;
+	});
+}
+
+const pointsFormat = (units: ZoneAndSizeOptions['units']) =>
+	`Write the points as x,y pairs separated by spaces, e.g. "0.1,0.6 0.5,0.6 0.5,1 0.1,1" (${units === 'relative' ? 'fractions 0–1 of the image’s width and height' : 'pixels from the image’s top-left corner'}).`;
+
 /**
  * A polygon's points from text ("0.1,0.6 0.5,0.6 0.5,1") or, from an expression, a list of
  * [x, y] pairs, {x, y} objects or "x,y" texts; a string saying what is wrong otherwise.
  */
-export function parsePoints(value: unknown, units: ZoneAndSizeOptions['units']): Point[] | string {
+export function parsePoints(value: unknown, units: ZoneAndSizeOptions['units'], shape: 'zone' | 'region' = 'zone'): Point[] | string {
 	const pieces: unknown[] =
 		typeof value === 'string'
 			? value.trim().replace(/\s*,\s*/g, ',').split(/[\s;]+/).filter(Boolean)
 			: Array.isArray(value)
 				? value
 				: [];
-	if (pieces.length > MAX_ZONE_POINTS) return `${pieces.length} points; a zone has at most ${MAX_ZONE_POINTS}`;
+	if (pieces.length > MAX_ZONE_POINTS) return `${pieces.length} points; a ${shape} has at most ${MAX_ZONE_POINTS}`;
 	const points: Point[] = [];
 	for (const [index, piece] of pieces.entries()) {
 		const point = toPoint(piece);
@@ -111,7 +127,7 @@ export function parsePoints(value: unknown, units: ZoneAndSizeOptions['units']):
 		if (units === 'pixels' && (x < 0 || y < 0)) return `point ${index + 1} (${x},${y}) is negative; pixels count from the image’s top-left corner`;
 		points.push(point);
 	}
-	if (points.length < 3) return `${points.length === 0 ? 'no points' : `only ${points.length} point${points.length === 1 ? '' : 's'}`}; a zone needs at least 3`;
+	if (points.length < 3) return `${points.length === 0 ? 'no points' : `only ${points.length} point${points.length === 1 ? '' : 's'}`}; a ${shape} needs at least 3`;
 	return points;
 }
 
@@ -159,11 +175,12 @@ function optionNeedingImageSize(options: ZoneAndSizeOptions): string | undefined
 	if (options.minSize !== undefined) return 'Min Object Size';
 	if (options.maxSize !== undefined) return 'Max Object Size';
 	if (options.zones.length && options.units === 'relative') return 'Zones in relative coordinates';
+	if (options.ignoreRegions && options.units === 'relative') return 'Ignore Regions in relative coordinates';
 	return undefined;
 }
 
 function sizeNeeded(this: IExecuteFunctions, itemIndex: number, option: string, why: string, description: string): NodeOperationError {
-	return new NodeOperationError(this.getNode(), `${option} need${option.startsWith('Zones') ? '' : 's'} the image’s size, ${why}`, { itemIndex, description });
+	return new NodeOperationError(this.getNode(), `${option} need${option.includes(' in ') ? '' : 's'} the image’s size, ${why}`, { itemIndex, description });
 }
 
 /**
@@ -220,8 +237,14 @@ export function requireSize(
  */
 export function imageFacts(options: ZoneAndSizeOptions, picture: StoredPicture | undefined): ImageFacts {
 	const size = picture && uprightSize(picture);
-	const zones = options.zones.map(({ name, points }) => ({ name, points: options.units === 'relative' && size ? toPixels(points, size) : points }));
-	return { size, zones, ...(picture?.orientation !== undefined ? { stored: picture } : {}) };
+	const inPixels = (points: Point[]) => (options.units === 'relative' && size ? toPixels(points, size) : points);
+	const zones = options.zones.map(({ name, points }) => ({ name, points: inPixels(points) }));
+	return {
+		size,
+		zones,
+		...(options.ignoreRegions ? { ignoreRegions: options.ignoreRegions.map(inPixels) } : {}),
+		...(picture?.orientation !== undefined ? { stored: picture } : {}),
+	};
 }
 
 /** A warning for each zone in pixels that reaches past the image, once its size is known: drawn on a larger frame, or a typo. */
@@ -239,12 +262,16 @@ export function zonesPastTheImage(options: ZoneAndSizeOptions, size: Size | unde
 export function placeDetection(detection: DetectedObject, image: ImageFacts, anchor: ZoneAndSizeOptions['anchor']): PlacedDetection {
 	// the contract's schema leaves a detection exactly these fields; built field by field, as spreads cost more
 	const { label, confidence, x, y, width, height } = detection;
-	// where the box is in the picture as people see it: zones are drawn on that
-	const seen = image.stored ? uprightBox(detection, image.stored) : detection;
+	const seen = seenBox(detection, image);
 	const placed: PlacedDetection = { label, confidence, x, y, width, height, relativeBox: image.size ? relativeBox(seen, image.size) : null };
 	if (image.zones.length) {
 		const point = anchorPoint(seen, anchor);
 		placed.zones = image.zones.filter(({ points }) => insidePolygon(point, points)).map(({ name }) => name);
 	}
 	return placed;
+}
+
+/** Where the box is in the picture as people see it: zones and regions are drawn on that. */
+export function seenBox(box: Box, image: ImageFacts): Box {
+	return image.stored ? uprightBox(box, image.stored) : box;
 }

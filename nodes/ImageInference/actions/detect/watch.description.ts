@@ -41,6 +41,32 @@ export const watchOptions: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Ignore Regions',
+		name: 'ignoreRegions',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Ignore Region',
+		default: {},
+		description:
+			'Areas where objects are left out before zones and counts: a tree that moves, a poster of a person, the street behind the driveway. An object is in a region when its anchor point is (Zone Anchor Point), in the zones’ coordinates.',
+		options: [
+			{
+				displayName: 'Region',
+				name: 'region',
+				values: [
+					{
+						displayName: 'Points',
+						name: 'points',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. 0,0 1,0 1,0.3 0,0.3',
+						description: 'The polygon’s corners, at least 3, as x,y pairs separated by spaces, in the unit Zone Coordinates sets',
+					},
+				],
+			},
+		],
+	},
+	{
 		displayName: 'Zone Coordinates',
 		name: 'zoneCoordinates',
 		type: 'options',
