@@ -371,6 +371,41 @@ describe('placing detections', () => {
 		expect(ignoreRegions.keep(upright.placed, upright.image, { zonesAndSizes: opts })).toHaveLength(1);
 	});
 
+	it('a zone’s own labels: it counts only those; an object in two zones is judged per zone, and one that fits none is an object in no zone', () => {
+		const personOnlyLeft = options();
+		personOnlyLeft.zones[0].rules = { labels: ['person'] };
+		const { image, placed } = placeDetections(personOnlyLeft, size, [topLeft, standing, both]);
+		const kept = zonesAndSizes.keep(placed, image, { zonesAndSizes: personOnlyLeft });
+		expect(kept.map((detection) => detection.zones)).toEqual([[], [], ['bottom']]);
+		expect(countDetections(kept, [], image).countsByZone).toEqual({ left: {}, bottom: { car: 1 } });
+		expect(keptBy({ ...personOnlyLeft, onlyInZones: true }, size, [topLeft, standing, both])).toEqual([both]);
+	});
+
+	it('a zone’s own Min / Max Object Size replace the node’s for the objects in it; the others keep the node’s', () => {
+		// areas: topLeft 0.02 (left), standing 0.03 (no zone), both 0.01 (left and bottom)
+		const farBottom = options({ minSize: 0.025 });
+		farBottom.zones[1].rules = { minSize: 0.005 };
+		const { image, placed } = placeDetections(farBottom, size, [topLeft, standing, both]);
+		const kept = zonesAndSizes.keep(placed, image, { zonesAndSizes: farBottom });
+		expect(kept.map(({ label, zones }) => ({ label, zones }))).toEqual([
+			{ label: 'person', zones: [] },
+			{ label: 'car', zones: ['bottom'] },
+		]);
+		const smallLeft = options({ maxSize: 0.015 });
+		smallLeft.zones[0].rules = { maxSize: 0.025, labels: ['car'] };
+		expect(keptBy(smallLeft, size, [topLeft, standing, both])).toEqual([topLeft, both]);
+		// a zone's minimum goes with the node's maximum: topLeft (0.02) is too big for "left" too
+		const minOnly = options({ maxSize: 0.015 });
+		const zonesKept = () => {
+			const { image, placed } = placeDetections(minOnly, size, [topLeft, standing, both]);
+			return zonesAndSizes.keep(placed, image, { zonesAndSizes: minOnly }).map(({ confidence, zones }) => ({ confidence, zones }));
+		};
+		minOnly.zones[0].rules = { minSize: 0.012 };
+		expect(zonesKept()).toEqual([{ confidence: both.confidence, zones: ['bottom'] }]);
+		minOnly.zones[0].rules = { minSize: 0.005 };
+		expect(zonesKept()).toEqual([{ confidence: both.confidence, zones: ['left', 'bottom'] }]);
+	});
+
 	it('with the size unknown, pixel zones still filter, and no size filter applies', () => {
 		const pixelZones: Partial<ZoneAndSizeOptions> = { units: 'pixels', zones: [{ name: 'left', points: [[0, 0], [100, 0], [100, 100], [0, 100]] }] };
 		const keep = (extra: Partial<ZoneAndSizeOptions>) => keptBy(options({ ...pixelZones, ...extra }), undefined, [topLeft, standing, both]);
@@ -448,5 +483,44 @@ describe('reading Ignore Regions', () => {
 			itemIndex: 2,
 		});
 		expect(() => checkSizeKnowable.call(context, 2, read({ ...regions('10,10 300,10 300,90'), zoneCoordinates: 'pixels' }), { url: true, annotated: false })).not.toThrow();
+	});
+});
+
+describe('reading a zone’s own rules', () => {
+	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+	const context = { getNode: () => node } as unknown as IExecuteFunctions;
+	const read = (options: IDataObject) => readZoneAndSizeOptions.call(context, 3, options);
+	const failure = async (options: IDataObject) => await failureOf((async () => read(options))());
+	const zone = (extra: IDataObject) => ({ zones: { zone: [{ name: 'door', points: '0,0 1,0 1,1', ...extra }] } });
+
+	it('reads the labels and sizes a zone sets; blank, 0 or absent is the node’s, and such a zone has no rules', () => {
+		expect(read(zone({ labels: ' person, dog ', minObjectSize: 0.001, maxObjectSize: '0.5' })).zones[0].rules).toEqual({ labels: ['person', 'dog'], minSize: 0.001, maxSize: 0.5 });
+		expect(read(zone({ maxObjectSize: 1 })).zones[0].rules).toEqual({ maxSize: 1 });
+		for (const empty of [{}, { labels: '', minObjectSize: 0, maxObjectSize: 0 }, { labels: ' , ', minObjectSize: null, maxObjectSize: '' }]) {
+			expect(read(zone(empty)).zones[0]).not.toHaveProperty('rules');
+		}
+	});
+
+	it('a zone size outside 0–1 or not a number, or its Min above its Max, fails the item naming the zone', async () => {
+		for (const [extra, message] of [
+			[{ minObjectSize: 1.5 }, 'Zone "door": Min Object Size must be a fraction from 0 to 1, got 1.5'],
+			[{ maxObjectSize: -0.1 }, 'Zone "door": Max Object Size must be a fraction from 0 to 1, got -0.1'],
+			[{ maxObjectSize: 'big' }, 'Zone "door": Max Object Size must be a fraction from 0 to 1, got "big"'],
+		] as Array<[IDataObject, string]>) {
+			expect(await failure(zone(extra))).toEqual({ message, description: expect.stringMatching(/^A fraction of the image’s area, e\.g\. 0\.002 \(0\.2 %\); 0 uses the node’s M(in|ax) Object Size\.$/), itemIndex: 3 });
+		}
+		expect(await failure(zone({ minObjectSize: 0.3, maxObjectSize: 0.1 }))).toEqual({
+			message: 'Zone "door": Min Object Size (0.3) is larger than Max Object Size (0.1)',
+			description: 'Both are fractions of the image’s area: make Min Object Size the smaller one.',
+			itemIndex: 3,
+		});
+	});
+
+	it('a zone’s sizes need the image’s size, in pixels too', async () => {
+		const pixelZone = (extra: IDataObject) => read({ zoneCoordinates: 'pixels', zones: { zone: [{ name: 'door', points: '0,0 100,0 100,100', ...extra }] } });
+		expect(await failureOf((async () => checkSizeKnowable.call(context, 3, pixelZone({ minObjectSize: 0.01 }), { url: true, annotated: false }))())).toMatchObject({
+			message: 'A zone’s Min / Max Object Size needs the image’s size, which the node does not learn from an image URL without the annotated picture',
+		});
+		expect(() => checkSizeKnowable.call(context, 3, pixelZone({ labels: 'person' }), { url: true, annotated: false })).not.toThrow();
 	});
 });

@@ -8,6 +8,16 @@ export interface Zone {
 	name: string;
 	/** In the zone's units: fractions of the image (relative) or pixels from its top-left corner. */
 	points: Point[];
+	/** What an object must be to count in this zone; absent when the zone sets none. */
+	rules?: ZoneRules;
+}
+
+/** A zone's own rules for the objects whose anchor is in it: the labels it counts, and sizes instead of the node's. */
+export interface ZoneRules {
+	labels?: string[];
+	/** Fractions of the image's area. */
+	minSize?: number;
+	maxSize?: number;
 }
 
 export const ZONE_UNITS = ['relative', 'pixels'] as const;
@@ -52,7 +62,7 @@ export interface ImageFacts {
 	size?: Size;
 	/** The pixels the service's boxes are in, when they are shown turned or mirrored (EXIF orientation). */
 	stored?: StoredPicture;
-	zones: Array<{ name: string; points: Point[] }>;
+	zones: Zone[];
 	/** The Ignore Regions in those pixels. */
 	ignoreRegions?: Point[][];
 }

@@ -5,7 +5,8 @@ import type { DetectedObject } from '../contract';
 import { readChoice, readOptionalBoolean, readOptionalNumber, shownValue, truncate } from '../parameters/readers';
 import type { Box, Point, Size, StoredPicture } from './geometry';
 import { anchorPoint, areaFraction, edgesCross, inAngleOrder, insidePolygon, polygonArea, relativeBox, toPixels, uprightBox, uprightSize } from './geometry';
-import type { DetectionStep, ImageFacts, PlacedDetection, Zone, ZoneAndSizeOptions } from './types';
+import { parseLabelList } from './labels';
+import type { DetectionStep, ImageFacts, PlacedDetection, Zone, ZoneAndSizeOptions, ZoneRules } from './types';
 import { ZONE_ANCHORS, ZONE_UNITS } from './types';
 
 /** Where the detections are (zones) and how big they are: Detect's options about places in the image. */
@@ -17,7 +18,12 @@ export const DEFAULT_ZONE_ANCHOR = 'center';
 const SIZE_BOUNDS = { min: 0, max: 1 };
 export const ASPECT_RATIO_BOUNDS = { min: 0.01, max: 100 };
 
-/** Only Objects in Zones, Min and Max Object Size, Min and Max Aspect Ratio: one step, as one option set decides them. */
+/**
+ * Only Objects in Zones, Min and Max Object Size, Min and Max Aspect Ratio, and the zones' own
+ * rules: one step, as one option set decides them. A zone with rules keeps in its `zones` only the
+ * objects of its labels and sizes; an object that fits a zone it is in is kept whatever the node's
+ * sizes, and one that fits none is judged as an object in no zone.
+ */
 export const zonesAndSizes: DetectionStep = {
 	key: 'zonesAndSizes',
 	name: 'the zone and size options',
@@ -25,13 +31,23 @@ export const zonesAndSizes: DetectionStep = {
 		const { size } = image;
 		const bySize = size !== undefined && (options.minSize !== undefined || options.maxSize !== undefined);
 		const byShape = options.minAspectRatio !== undefined || options.maxAspectRatio !== undefined;
-		if (!bySize && !byShape && !options.onlyInZones) return detections;
+		const rulesOf = new Map(image.zones.flatMap((zone) => (zone.rules ? [[zone.name, zone.rules] as const] : [])));
+		if (!bySize && !byShape && !options.onlyInZones && rulesOf.size === 0) return detections;
+		const fits = (detection: PlacedDetection, minSize: number | undefined, maxSize: number | undefined) => {
+			if (size === undefined) return true;
+			const area = areaFraction(detection, size);
+			return !(minSize !== undefined && area < minSize) && !(maxSize !== undefined && area > maxSize);
+		};
 		return detections.filter((detection) => {
-			if (bySize) {
-				const area = areaFraction(detection, size);
-				if (options.minSize !== undefined && area < options.minSize) return false;
-				if (options.maxSize !== undefined && area > options.maxSize) return false;
+			if (rulesOf.size > 0 && detection.zones?.length) {
+				detection.zones = detection.zones.filter((name) => {
+					const rules = rulesOf.get(name);
+					if (!rules) return fits(detection, options.minSize, options.maxSize);
+					return (!rules.labels || rules.labels.includes(detection.label)) && fits(detection, rules.minSize ?? options.minSize, rules.maxSize ?? options.maxSize);
+				});
 			}
+			const inAZone = (detection.zones?.length ?? 0) > 0;
+			if (!(rulesOf.size > 0 && inAZone) && !fits(detection, options.minSize, options.maxSize)) return false;
 			if (byShape) {
 				// as people see the picture: a phone photo stored sideways swaps width and height
 				const seen = seenBox(detection, image);
@@ -39,7 +55,7 @@ export const zonesAndSizes: DetectionStep = {
 				if (options.minAspectRatio !== undefined && !(ratio >= options.minAspectRatio)) return false;
 				if (options.maxAspectRatio !== undefined && !(ratio <= options.maxAspectRatio)) return false;
 			}
-			return !options.onlyInZones || (detection.zones?.length ?? 0) > 0;
+			return !options.onlyInZones || inAZone;
 		});
 	},
 };
@@ -83,8 +99,30 @@ function readZones(value: unknown, units: ZoneAndSizeOptions['units'], fail: (me
 		if (typeof parsed === 'string') return fail(`Zone "${truncate(name, 40)}": ${parsed}`, pointsFormat(units));
 		const problem = shapeProblem(parsed, units);
 		if (problem) fail(`Zone "${truncate(name, 40)}": ${problem.message}`, problem.description);
-		return { name, points: parsed };
+		const rules = readZoneRules(entry, `Zone "${truncate(name, 40)}"`, fail);
+		return { name, points: parsed, ...(rules ? { rules } : {}) };
 	});
+}
+
+/** A zone's Only These Labels and Min / Max Object Size: blank, 0 or absent is the node's. */
+function readZoneRules(entry: IDataObject, zone: string, fail: (message: string, description: string) => never): ZoneRules | undefined {
+	const rules: ZoneRules = {};
+	const labels = parseLabelList(entry.labels);
+	if (labels?.length) rules.labels = labels;
+	for (const [key, field, label] of [
+		['minSize', 'minObjectSize', 'Min Object Size'],
+		['maxSize', 'maxObjectSize', 'Max Object Size'],
+	] as const) {
+		const value = entry[field];
+		if (value === undefined || value === null || value === '' || value === 0) continue;
+		const fraction = typeof value === 'number' ? value : typeof value === 'string' && /^\d*\.?\d+$/.test(value.trim()) ? Number(value) : NaN;
+		if (!(fraction > 0 && fraction <= 1)) fail(`${zone}: ${label} must be a fraction from 0 to 1, got ${shownValue(value)}`, `A fraction of the image’s area, e.g. 0.002 (0.2 %); 0 uses the node’s ${label}.`);
+		rules[key] = fraction;
+	}
+	if (rules.minSize !== undefined && rules.maxSize !== undefined && rules.minSize > rules.maxSize) {
+		fail(`${zone}: Min Object Size (${rules.minSize}) is larger than Max Object Size (${rules.maxSize})`, 'Both are fractions of the image’s area: make Min Object Size the smaller one.');
+	}
+	return Object.keys(rules).length > 0 ? rules : undefined;
 }
 
 function readIgnoreRegions(value: unknown, units: ZoneAndSizeOptions['units'], fail: (message: string, description: string) => never): Point[][] {
@@ -176,6 +214,7 @@ function optionNeedingImageSize(options: ZoneAndSizeOptions): string | undefined
 	if (options.maxSize !== undefined) return 'Max Object Size';
 	if (options.zones.length && options.units === 'relative') return 'Zones in relative coordinates';
 	if (options.ignoreRegions && options.units === 'relative') return 'Ignore Regions in relative coordinates';
+	if (options.zones.some(({ rules }) => rules?.minSize !== undefined || rules?.maxSize !== undefined)) return 'A zone’s Min / Max Object Size';
 	return undefined;
 }
 
@@ -238,7 +277,7 @@ export function requireSize(
 export function imageFacts(options: ZoneAndSizeOptions, picture: StoredPicture | undefined): ImageFacts {
 	const size = picture && uprightSize(picture);
 	const inPixels = (points: Point[]) => (options.units === 'relative' && size ? toPixels(points, size) : points);
-	const zones = options.zones.map(({ name, points }) => ({ name, points: inPixels(points) }));
+	const zones = options.zones.map((zone) => ({ ...zone, points: inPixels(zone.points) }));
 	return {
 		size,
 		zones,

@@ -20,12 +20,36 @@ export const watchOptions: INodeProperties[] = [
 				name: 'zone',
 				values: [
 					{
+						displayName: 'Max Object Size',
+						name: 'maxObjectSize',
+						type: 'number',
+						default: 0,
+						typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 4 },
+						description: 'For objects whose anchor is in this zone, this fraction of the image’s area instead of the node’s Max Object Size. 0: the node’s.',
+					},
+					{
+						displayName: 'Min Object Size',
+						name: 'minObjectSize',
+						type: 'number',
+						default: 0,
+						typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 4 },
+						description: 'For objects whose anchor is in this zone, this fraction of the image’s area instead of the node’s Min Object Size (a person far away is small). 0: the node’s.',
+					},
+					{
 						displayName: 'Name',
 						name: 'name',
 						type: 'string',
 						default: '',
 						placeholder: 'e.g. driveway',
 						description: 'How the zone is named in countsByZone and in each object’s zones',
+					},
+					{
+						displayName: 'Only These Labels',
+						name: 'labels',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. person',
+						description: 'Count only objects with these labels in this zone, comma-separated, exactly as the service spells them. Empty: every label.',
 					},
 					{
 						displayName: 'Points',
