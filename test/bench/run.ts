@@ -175,21 +175,33 @@ async function overhead(server: RemoteServer) {
 	row(`3. CPU per item, ${count} items, latency 0`, `node ${fixed(node)} ms`, `raw node:http keep-alive loop ${fixed(raw)} ms: ${fixed(node / raw)} ×`, '≤ 2 ×');
 }
 
-/** Three zones (relative, bottom-centre anchor) and Compare With Previous Look with a cooldown, as a watch sets them. */
+/**
+ * Three zones (relative, bottom-centre anchor, one with its own labels and sizes), an ignore
+ * region, a minimum per label, sizes and shape, and Compare With Previous Look with a cooldown per
+ * zone and label and Departure After Looks: every knob a watch sets.
+ */
 const WATCH_OPTIONS = {
+	minConfidenceByLabel: 'person: 0.6, car: 0.3, *: 0.2',
 	zones: {
 		zone: [
-			{ name: 'driveway', points: '0.38,0.53 0.52,0.53 0.58,0.64 0.33,0.64' },
+			{ name: 'driveway', points: '0.38,0.53 0.52,0.53 0.58,0.64 0.33,0.64', labels: 'car, truck', minObjectSize: 0.001 },
 			{ name: 'street', points: '0,0.55 1,0.5 1,0.7 0,0.75' },
 			{ name: 'garden', points: '0,0.3 0.3,0.25 0.35,0.5 0.2,0.6 0,0.55' },
 		],
 	},
+	ignoreRegions: { region: [{ points: '0.9,0 1,0 1,0.2 0.9,0.2' }] },
 	zoneAnchor: 'bottomCenter',
+	minObjectSize: 0.0005,
+	maxObjectSize: 0.9,
+	minAspectRatio: 0.1,
+	maxAspectRatio: 10,
 	compareWithPreviousLook: true,
 	cooldownMinutes: 5,
+	cooldownScope: 'zoneAndLabel',
+	departureAfterLooks: 2,
 };
 
-/** Benchmark 3 with a watch's options against the same run without them, interleaved, median CPU per item. */
+/** Benchmark 3 with every watch option against the same run without them, interleaved, median CPU per item. */
 async function watchOverhead(server: RemoteServer) {
 	const count = smoke ? 100 : 1000;
 	const rounds = smoke ? 1 : 5;
@@ -203,7 +215,7 @@ async function watchOverhead(server: RemoteServer) {
 	}
 	const [without, withWatch] = [median(plain), median(watched)];
 	row(
-		`3. CPU per item, ${count} items, latency 0, with 3 zones and Compare With Previous Look (median of ${rounds}, interleaved)`,
+		`3. CPU per item, ${count} items, latency 0, with 3 zones, every filter and Compare With Previous Look (median of ${rounds}, interleaved)`,
 		`${fixed(withWatch, 3)} ms`,
 		`without them ${fixed(without, 3)} ms: ${fixed(withWatch / without, 3)} × (runs with ${watched.map((ms) => fixed(ms, 3)).join(', ')}; without ${plain.map((ms) => fixed(ms, 3)).join(', ')})`,
 		'≤ 1.05 ×',

@@ -58,25 +58,6 @@ const INTERVAL_SECONDS = 4;
 const DETECT = 'Watch the driveway';
 
 type Comparison = { changed: boolean; reason: string; cooldownUntil: string; appeared: string[]; disappeared: string[]; zones: Record<string, { appeared: string[]; disappeared: string[] }> };
-type Execution = { id: string; status: string; startedAt: string; data: string };
-
-/** n8n keeps execution data in the `flatted` format: strings and objects by index into one array. */
-function unflatten(text: string): unknown {
-	const input = JSON.parse(text) as unknown[];
-	const revived = new Map<number, unknown>();
-	const revive = (index: number): unknown => {
-		if (revived.has(index)) return revived.get(index);
-		const value = input[index];
-		if (value === null || typeof value !== 'object') return value;
-		const out: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
-		revived.set(index, out);
-		for (const [key, entry] of Object.entries(value)) (out as Record<string, unknown>)[key] = typeof entry === 'string' ? revive(Number(entry)) : entry;
-		return out;
-	};
-	return revive(0);
-}
-
-type RunData = Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> } }>>;
 
 describe.each(e2eVersions())('examples/watch-a-camera.json activated in real n8n %s', (version) => {
 	let server: ReferenceServer;
@@ -116,29 +97,10 @@ describe.each(e2eVersions())('examples/watch-a-camera.json activated in real n8n
 		await server?.close();
 	});
 
-	/** The workflow's finished executions, oldest first, with their run data. */
-	const executions = async (): Promise<Array<{ status: string; runData: RunData }>> => {
-		const list = await rest.request<{ results: Execution[] }>('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`);
-		const finished = list.body.results.filter((execution) => execution.status !== 'running' && execution.status !== 'new').sort((a, b) => Number(a.id) - Number(b.id));
-		return await Promise.all(
-			finished.map(async ({ id, status }) => {
-				const full = await rest.request<Execution>('GET', `/rest/executions/${id}`);
-				const data = unflatten(full.body.data) as { resultData: { runData: RunData } };
-				return { status, runData: data.resultData.runData };
-			}),
-		);
-	};
-
 	it('an e-mail for each car that arrives in the driveway: none for the car outside it, the repeated frame, a one-look miss, or the departures', async () => {
 		// the last look's static data is read before any cooldown of it ends (the earliest ends 30 s after the 13th look)
 		const wanted = SCRIPT.length;
-		let runs: Awaited<ReturnType<typeof executions>> = [];
-		for (const deadline = Date.now() + (wanted + 12) * INTERVAL_SECONDS * 1000; runs.length < wanted; ) {
-			if (Date.now() > deadline) throw new Error(`only ${runs.length} executions finished; the camera served ${camera.served.join(', ')}`);
-			await new Promise((resolve) => setTimeout(resolve, 1000));
-			runs = await executions();
-		}
-		runs = runs.slice(0, wanted);
+		const runs = await rest.waitForFinishedExecutions(workflowId, wanted, (wanted + 12) * INTERVAL_SECONDS * 1000, () => `the camera served ${camera.served.join(', ')}`);
 		expect(runs.map((run) => run.status)).toEqual(Array(wanted).fill('success'));
 		expect(camera.served.slice(0, SCRIPT.length)).toEqual(SCRIPT);
 

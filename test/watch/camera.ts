@@ -1,7 +1,8 @@
 /**
  * A stand-in for an IP camera's snapshot URL on 127.0.0.1: each GET of its path (/snapshot.jpg, or
  * another such as `/` for a camera that serves its snapshot at its root) answers the next frame of
- * a script (test/watch/frames.ts), then the script's last frame again and again.
+ * a script (test/watch/frames.ts, or frames of the test's own), then the script's last frame again
+ * and again.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,16 +10,20 @@ import type { AddressInfo } from 'node:net';
 import type { FrameName } from './frames';
 import { frame } from './frames';
 
-export interface Camera {
+export interface Camera<Name extends string = FrameName> {
 	snapshotUrl: string;
 	/** The frames served so far, in order. */
-	served: FrameName[];
+	served: Name[];
 	close(): Promise<void>;
 }
 
-export async function startCamera(script: FrameName[], { path = '/snapshot.jpg' } = {}): Promise<Camera> {
-	const frames = new Map(script.map((name) => [name, frame(name)]));
-	const served: FrameName[] = [];
+/** `frameOf` makes each frame's bytes from its name (default: test/watch/frames.ts's frames). */
+export async function startCamera<Name extends string = FrameName>(
+	script: Name[],
+	{ path = '/snapshot.jpg', frameOf = frame as (name: Name) => Buffer }: { path?: string; frameOf?: (name: Name) => Buffer } = {},
+): Promise<Camera<Name>> {
+	const frames = new Map(script.map((name) => [name, frameOf(name)]));
+	const served: Name[] = [];
 	const server = http.createServer((request, response) => {
 		if (request.method !== 'GET' || request.url !== path) {
 			response.writeHead(404).end();

@@ -12,6 +12,11 @@
  *   client.createCredential({name, type, data})   POST /rest/credentials → {id, …}
  *   client.nodeTypes()                        GET /types/nodes.json (all node type descriptions, incl. the
  *                                            synthetic *Tool variants n8n generates)
+ *   client.finishedExecutions(workflowId)     a workflow's finished executions, oldest first, each
+ *                                            {status, runData} (n8n's execution records)
+ *   client.waitForFinishedExecutions(workflowId, count, timeoutMs, state)
+ *                                            the first `count` of them, once finished; an error saying
+ *                                            state() when they are not within timeoutMs
  */
 export const OWNER = {
 	email: 'owner@e2e.invalid',
@@ -103,4 +108,46 @@ export class RestClient {
 		if (r.status !== 200 || !Array.isArray(r.body)) throw new Error(`nodes.json: HTTP ${r.status}`);
 		return r.body;
 	}
+
+	/** The first `count` finished executions of an active workflow, once there are as many. */
+	async waitForFinishedExecutions(workflowId: string, count: number, timeoutMs: number, state: () => string): Promise<Array<{ status: string; runData: ExecutionRunData }>> {
+		for (const deadline = Date.now() + timeoutMs; ; ) {
+			const runs = await this.finishedExecutions(workflowId);
+			if (runs.length >= count) return runs.slice(0, count);
+			if (Date.now() > deadline) throw new Error(`only ${runs.length} of ${count} executions finished; ${state()}`);
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+		}
+	}
+
+	/** The workflow's finished executions, oldest first, with their run data (at most the last 100). */
+	async finishedExecutions(workflowId: string): Promise<Array<{ status: string; runData: ExecutionRunData }>> {
+		type Execution = { id: string; status: string; data: string };
+		const list = await this.request<{ results: Execution[] }>('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100`);
+		const finished = list.body.results.filter((execution) => execution.status !== 'running' && execution.status !== 'new').sort((a, b) => Number(a.id) - Number(b.id));
+		return await Promise.all(
+			finished.map(async ({ id, status }) => {
+				const full = await this.request<Execution>('GET', `/rest/executions/${id}`);
+				const data = unflatten(full.body.data) as { resultData: { runData: ExecutionRunData } };
+				return { status, runData: data.resultData.runData };
+			}),
+		);
+	}
+}
+
+export type ExecutionRunData = Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> } }>>;
+
+/** n8n keeps execution data in the `flatted` format: strings and objects by index into one array. */
+function unflatten(text: string): unknown {
+	const input = JSON.parse(text) as unknown[];
+	const revived = new Map<number, unknown>();
+	const revive = (index: number): unknown => {
+		if (revived.has(index)) return revived.get(index);
+		const value = input[index];
+		if (value === null || typeof value !== 'object') return value;
+		const out: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
+		revived.set(index, out);
+		for (const [key, entry] of Object.entries(value)) (out as Record<string, unknown>)[key] = typeof entry === 'string' ? revive(Number(entry)) : entry;
+		return out;
+	};
+	return revive(0);
 }

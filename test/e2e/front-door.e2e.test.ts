@@ -1,0 +1,111 @@
+/**
+ * examples/front-door.json, activated in real n8n: its Schedule Trigger (every few seconds here:
+ * the only change besides the credentials, the model and the camera's URL) fetches a snapshot from
+ * a stand-in camera on 127.0.0.1 serving a scripted sequence (test/watch/front-door.ts), and the
+ * reference server answers each frame with its scripted detections. One look after another:
+ *   1 empty        the baseline
+ *   2 coat         a "person" at 45 % on the hook by the door: under the example's person minimum
+ *   3 poster       a person on the poster on the door: in the example's ignore region
+ *   4 cat          a cat on the doorstep: the door zone counts only people
+ *   5 visitor      a person at the door: the first e-mail
+ *   6 walker       a person walking up the driveway: the driveway zone counts only cars
+ *   7 car          a car in the driveway, within the door's cooldown: the second e-mail, as the
+ *                  example's Cooldown Scope is Zone and Label
+ * Each knob keeps one alert from being sent: with it off, the mails are not exactly the two below.
+ * The SMTP server on 127.0.0.1 (lib/smtp) must receive exactly those two.
+ */
+import { startReferenceServer, type ReferenceServer } from '../reference-server';
+import { sha256 } from '../reference-server/faults';
+import type { Camera } from '../watch/camera';
+import { startCamera } from '../watch/camera';
+import type { FrontDoorLook } from '../watch/front-door';
+import { FRONT_DOOR_LOOKS, frontDoorAnswer, frontDoorFrame } from '../watch/front-door';
+import {
+	RestClient,
+	createN8nHome,
+	e2eVersions,
+	imageInferenceCredential,
+	loadExample,
+	smtpCredential,
+	startSmtpCapture,
+	useCredential,
+	useCredentialAndModels,
+	type N8nHome,
+	type SmtpCapture,
+	type WorkflowJson,
+} from './lib';
+
+const SCRIPT = Object.keys(FRONT_DOOR_LOOKS) as FrontDoorLook[];
+const INTERVAL_SECONDS = 4;
+const DETECT = 'Watch the front door';
+
+type ZoneChange = { appeared: string[]; changeByLabel: Record<string, number> };
+type Comparison = { changed: boolean; heldBack: unknown[]; zones: { door: ZoneChange; driveway: ZoneChange } };
+
+describe.each(e2eVersions())('examples/front-door.json activated in real n8n %s', (version) => {
+	let server: ReferenceServer;
+	let smtp: SmtpCapture;
+	let camera: Camera<FrontDoorLook>;
+	let home: N8nHome;
+	let rest: RestClient;
+	let workflowId: string;
+
+	beforeAll(async () => {
+		server = await startReferenceServer({ defaultModels: 'synthetic' });
+		for (const look of SCRIPT) {
+			server.addFault({ match: { kind: 'detect', imageSha256: sha256(frontDoorFrame(look)) }, action: { type: 'status', status: 200, body: frontDoorAnswer(look) } });
+		}
+		smtp = await startSmtpCapture();
+		camera = await startCamera(SCRIPT, { frameOf: frontDoorFrame });
+		home = await createN8nHome({ version });
+		await home.importCredentials([
+			imageInferenceCredential('credFrontDoor001', { baseUrl: server.url, apiKey: server.apiKey }),
+			smtpCredential('credFrontDoorSm1', smtp.port),
+		]);
+		const example = useCredential(useCredentialAndModels(loadExample('front-door.json'), { credentialId: 'credFrontDoor001', detect: server.models.detect }), 'smtp', 'credFrontDoorSm1');
+		const wf: WorkflowJson = JSON.parse(JSON.stringify(example));
+		wf.nodes.find((n) => n.name === 'Every minute')!.parameters.rule = { interval: [{ field: 'seconds', secondsInterval: INTERVAL_SECONDS }] };
+		wf.nodes.find((n) => n.name === 'Get the snapshot')!.parameters.url = camera.snapshotUrl;
+		[workflowId] = await home.importWorkflows(wf);
+		if (home.install.major >= 2) await home.cli(['publish:workflow', `--id=${workflowId}`]);
+		else await home.cli(['update:workflow', `--id=${workflowId}`, '--active=true']);
+		const n8n = await home.start();
+		rest = await RestClient.setupOwner(n8n.url);
+	}, 300_000);
+
+	afterAll(async () => {
+		await home?.dispose();
+		await camera?.close();
+		await smtp?.close();
+		await server?.close();
+	});
+
+	it('an e-mail for the visitor at the door and one for the car in the driveway, none for the coat, the poster, the cat or the walker', async () => {
+		const runs = await rest.waitForFinishedExecutions(workflowId, SCRIPT.length, (SCRIPT.length + 12) * INTERVAL_SECONDS * 1000, () => `the camera served ${camera.served.join(', ')}`);
+		expect(runs.map((run) => run.status)).toEqual(Array(SCRIPT.length).fill('success'));
+		expect(camera.served.slice(0, SCRIPT.length)).toEqual(SCRIPT);
+		// every look was answered with its scripted detections
+		expect(runs.map((run) => run.runData[DETECT][0].data!.main[0]![0].json.totalDetections)).toEqual([0, 0, 0, 0, 1, 1, 2]);
+
+		const comparisons = runs.map((run) => run.runData[DETECT][0].data!.main[0]![0].json.comparison as Comparison);
+		expect(comparisons.map(({ zones }) => [zones.door.appeared, zones.driveway.appeared])).toEqual([
+			[[], []],
+			[[], []],
+			[[], []],
+			[[], []],
+			[['person'], []],
+			[[], []],
+			[[], ['car']],
+		]);
+		expect(comparisons.every(({ heldBack }) => heldBack.length === 0)).toBe(true);
+
+		expect(runs.flatMap((run, index) => (run.runData['Email the photo'] ? [SCRIPT[index]] : []))).toEqual(['visitor', 'car']);
+		expect(smtp.messages.map(({ subject }) => subject)).toEqual(['Front door: person arrived', 'Front door: car arrived']);
+		expect(smtp.messages[0].text).toMatch(/^At the door: person\. In the driveway: nothing new\./);
+		expect(smtp.messages[1].text).toMatch(/^At the door: nobody new\. In the driveway: car\./);
+		for (const [index, mail] of smtp.messages.entries()) {
+			expect(mail.attachments).toHaveLength(1);
+			expect(mail.attachments[0].content.equals(frontDoorFrame(index === 0 ? 'visitor' : 'car'))).toBe(true);
+		}
+	});
+});
