@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { DetectedObject } from '../../nodes/ImageInference/contract';
 import { readLabelMinimums } from '../../nodes/ImageInference/pipeline/labelMinimums';
 import { parseLabelList } from '../../nodes/ImageInference/pipeline/labels';
-import { DETECTION_STEPS, runDetectionPipeline } from '../../nodes/ImageInference/pipeline/steps';
+import { DETECTION_STEPS, readDetectionOptions, runDetectionPipeline } from '../../nodes/ImageInference/pipeline/steps';
 import type { DetectionOptions, LabelMinimums } from '../../nodes/ImageInference/pipeline/types';
 import { failureOf } from '../node/setup';
 
@@ -150,5 +150,19 @@ describe('Minimum Confidence per Label, read', () => {
 		for (const [value, message] of cases) {
 			expect(await failure(value)).toEqual({ message: `Minimum Confidence per Label: ${message}`, description: format, itemIndex: 1 });
 		}
+	});
+});
+
+describe('the options of a workflow saved before the per-label, region, zone-rule and shape options', () => {
+	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+	const context = { getNode: () => node } as unknown as IExecuteFunctions;
+
+	it('read the same, so the settings a watch key’s counts were taken under match, and its next look is compared, not a new baseline', () => {
+		// the JSON Compare With Previous Look fingerprints (detect.operation.ts), as such a workflow's options give it
+		const saved = (options: IDataObject) => JSON.stringify(readDetectionOptions.call(context, 0, options));
+		expect(saved({})).toBe('{"zonesAndSizes":{"zones":[],"units":"relative","anchor":"center","onlyInZones":false}}');
+		expect(saved({ onlyLabels: 'car', zones: { zone: [{ name: 'driveway', points: '0,0 1,0 1,1' }] }, minObjectSize: 0.002, maxObjects: 5 })).toBe(
+			'{"onlyLabels":["car"],"zonesAndSizes":{"zones":[{"name":"driveway","points":[[0,0],[1,0],[1,1]]}],"units":"relative","anchor":"center","onlyInZones":false,"minSize":0.002},"maxObjects":5}',
+		);
 	});
 });
