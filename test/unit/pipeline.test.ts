@@ -157,6 +157,16 @@ describe('the options of a workflow saved before the per-label, region, zone-rul
 	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
 	const context = { getNode: () => node } as unknown as IExecuteFunctions;
 
+	it('are read once for items with the same options, and anew for an item with others or in another run', () => {
+		const first = readDetectionOptions.call(context, 0, { onlyLabels: 'car' });
+		expect(readDetectionOptions.call(context, 1, { onlyLabels: 'car' })).toBe(first);
+		const other = readDetectionOptions.call(context, 2, { onlyLabels: 'dog' });
+		expect(other.onlyLabels).toEqual(['dog']);
+		expect(readDetectionOptions.call(context, 3, { onlyLabels: 'car' })).toEqual(first);
+		const anotherRun = { getNode: () => node } as unknown as IExecuteFunctions;
+		expect(readDetectionOptions.call(anotherRun, 0, { onlyLabels: 'dog' })).not.toBe(other);
+	});
+
 	it('read the same, so the settings a watch key’s counts were taken under match, and its next look is compared, not a new baseline', () => {
 		// the JSON Compare With Previous Look fingerprints (detect.operation.ts), as such a workflow's options give it
 		const saved = (options: IDataObject) => JSON.stringify(readDetectionOptions.call(context, 0, options));

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { Watch } from '../../nodes/ImageInference/pipeline/comparison';
-import { DEFAULT_COOLDOWN_SCOPE, DEFAULT_DEPARTURE_AFTER_LOOKS, DEFAULT_WATCH_KEY, MAX_WATCH_BYTES, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, fingerprint, readWatch } from '../../nodes/ImageInference/pipeline/comparison';
+import { DEFAULT_COOLDOWN_SCOPE, DEFAULT_DEPARTURE_AFTER_LOOKS, DEFAULT_WATCH_KEY, MAX_WATCH_BYTES, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, fingerprint, readWatch, settingsFingerprint } from '../../nodes/ImageInference/pipeline/comparison';
 import { failureOf } from '../node/setup';
 
 const MINUTE = 60_000;
@@ -182,6 +182,15 @@ describe('Compare With Previous Look', () => {
 		compareWithPreviousLook(store, watchOf({ key: 'big', cooldownMs: 0 }), { counts: { car: 1 } }, T0);
 		compareWithPreviousLook(store, watchOf({ key: 'huge', cooldownMs: 0 }), { counts, zones: { a: counts } }, T0 + MINUTE);
 		expect(Object.keys(store.looks as object)).toEqual(['huge']);
+	});
+
+	it('fingerprints the settings of a look: the threshold and the steps’ options, once per options object and threshold', () => {
+		const options = { zonesAndSizes: { zones: [] } };
+		expect(settingsFingerprint(0.5, options)).toBe(fingerprint({ confidence: 0.5, zonesAndSizes: { zones: [] } }));
+		expect(settingsFingerprint(null, options)).toBe(fingerprint({ confidence: null, zonesAndSizes: { zones: [] } }));
+		expect(settingsFingerprint(0.4, options)).not.toBe(settingsFingerprint(0.5, options));
+		expect(settingsFingerprint(0.5, { zonesAndSizes: { zones: [], onlyInZones: true } })).not.toBe(settingsFingerprint(0.5, options));
+		expect(settingsFingerprint(0.5, { ...options })).toBe(settingsFingerprint(0.5, options));
 	});
 
 	it('tells settings apart by a short fingerprint', () => {

@@ -260,6 +260,17 @@ function forgetOldest(looks: Record<string, RememberedLook>, current: string): v
 	}
 }
 
+const settingsFingerprints = new WeakMap<object, Map<number | null, string>>();
+
+/** The fingerprint of the settings a look is taken under: the service's threshold and the steps' options (the same options object, the same fingerprint). */
+export function settingsFingerprint(confidence: number | null, detectionOptions: object): string {
+	let byConfidence = settingsFingerprints.get(detectionOptions);
+	if (!byConfidence) settingsFingerprints.set(detectionOptions, (byConfidence = new Map()));
+	let settings = byConfidence.get(confidence);
+	if (settings === undefined) byConfidence.set(confidence, (settings = fingerprint({ confidence, ...detectionOptions })));
+	return settings;
+}
+
 /** A short fingerprint of a value's JSON (FNV-1a, 32 bits): enough to tell settings apart, small to keep. */
 export function fingerprint(value: unknown): string {
 	let hash = 0x811c9dc5;

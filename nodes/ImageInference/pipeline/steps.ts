@@ -25,8 +25,18 @@ export type LeftOutCounts = Record<string, number>;
 
 export type DetectionResults = { detections: PlacedDetection[] } & DetectionCounts;
 
-/** Reads and checks the steps' options of one item, before any request. */
+/** Each node run's last options read, by their JSON: items with the same options are read once. */
+const lastRead = new WeakMap<IExecuteFunctions, { json: string; detectionOptions: DetectionOptions }>();
+
+/**
+ * Reads and checks the steps' options of one item, before any request. Reading zones, regions and
+ * minimums from their text is most of a watch's cost per item, so an item whose options are those
+ * of the item before gets the same (never changed) result.
+ */
 export function readDetectionOptions(this: IExecuteFunctions, itemIndex: number, options: IDataObject): DetectionOptions {
+	const json = JSON.stringify(options);
+	const last = lastRead.get(this);
+	if (last?.json === json) return last.detectionOptions;
 	const detectionOptions: DetectionOptions = {
 		...readLabelMinimums.call(this, itemIndex, options),
 		...readLabelFilters.call(this, itemIndex, options),
@@ -34,6 +44,7 @@ export function readDetectionOptions(this: IExecuteFunctions, itemIndex: number,
 	};
 	const most = readOptionalNumber.call(this, itemIndex, options, 'maxObjects', 'Max Objects', MAX_OBJECTS_BOUNDS);
 	if (most !== undefined) detectionOptions.maxObjects = most;
+	lastRead.set(this, { json, detectionOptions });
 	return detectionOptions;
 }
 

@@ -11,7 +11,7 @@ import { aboutTheImage, outputItem, passedThroughBinaries } from '../../output/o
 import { runsAsTool } from '../../output/toolResult';
 import { readChoice, readFieldName, readOptionalBoolean, readOptionalNumber, readOptions } from '../../parameters/readers';
 import type { Watch } from '../../pipeline/comparison';
-import { fingerprint, readWatch } from '../../pipeline/comparison';
+import { readWatch, settingsFingerprint } from '../../pipeline/comparison';
 import { servicePicture, uprightSize } from '../../pipeline/geometry';
 import type { DetectionResults } from '../../pipeline/steps';
 import { readDetectionOptions, runDetectionPipeline } from '../../pipeline/steps';
@@ -76,7 +76,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 			readOptionalBoolean.call(this, itemIndex, options, 'includeImagesWithoutObjects', 'Include Images Without Objects') ?? false,
 		imageFields,
 		// a look taken under other settings counts other things: it is a new baseline, not a change
-		watch: watch && { ...watch, settings: fingerprint({ confidence: request.confidence ?? null, ...detections }) },
+		watch: watch && { ...watch, settings: settingsFingerprint(request.confidence ?? null, detections) },
 	};
 }
 
