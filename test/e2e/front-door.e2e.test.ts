@@ -20,20 +20,7 @@ import type { Camera } from '../watch/camera';
 import { startCamera } from '../watch/camera';
 import type { FrontDoorLook } from '../watch/front-door';
 import { FRONT_DOOR_LOOKS, frontDoorAnswer, frontDoorFrame } from '../watch/front-door';
-import {
-	RestClient,
-	createN8nHome,
-	e2eVersions,
-	imageInferenceCredential,
-	loadExample,
-	smtpCredential,
-	startSmtpCapture,
-	useCredential,
-	useCredentialAndModels,
-	type N8nHome,
-	type SmtpCapture,
-	type WorkflowJson,
-} from './lib';
+import { RestClient, activateCameraExample, e2eVersions, startSmtpCapture, type N8nHome, type SmtpCapture } from './lib';
 
 const SCRIPT = Object.keys(FRONT_DOOR_LOOKS) as FrontDoorLook[];
 const INTERVAL_SECONDS = 4;
@@ -57,20 +44,14 @@ describe.each(e2eVersions())('examples/front-door.json activated in real n8n %s'
 		}
 		smtp = await startSmtpCapture();
 		camera = await startCamera(SCRIPT, { frameOf: frontDoorFrame });
-		home = await createN8nHome({ version });
-		await home.importCredentials([
-			imageInferenceCredential('credFrontDoor001', { baseUrl: server.url, apiKey: server.apiKey }),
-			smtpCredential('credFrontDoorSm1', smtp.port),
-		]);
-		const example = useCredential(useCredentialAndModels(loadExample('front-door.json'), { credentialId: 'credFrontDoor001', detect: server.models.detect }), 'smtp', 'credFrontDoorSm1');
-		const wf: WorkflowJson = JSON.parse(JSON.stringify(example));
-		wf.nodes.find((n) => n.name === 'Every minute')!.parameters.rule = { interval: [{ field: 'seconds', secondsInterval: INTERVAL_SECONDS }] };
-		wf.nodes.find((n) => n.name === 'Get the snapshot')!.parameters.url = camera.snapshotUrl;
-		[workflowId] = await home.importWorkflows(wf);
-		if (home.install.major >= 2) await home.cli(['publish:workflow', `--id=${workflowId}`]);
-		else await home.cli(['update:workflow', `--id=${workflowId}`, '--active=true']);
-		const n8n = await home.start();
-		rest = await RestClient.setupOwner(n8n.url);
+		({ home, rest, workflowId } = await activateCameraExample({
+			version,
+			file: 'front-door.json',
+			server,
+			smtpPort: smtp.port,
+			snapshotUrl: camera.snapshotUrl,
+			intervalSeconds: INTERVAL_SECONDS,
+		}));
 	}, 300_000);
 
 	afterAll(async () => {

@@ -24,20 +24,7 @@ import type { Camera } from '../watch/camera';
 import { startCamera } from '../watch/camera';
 import type { FrameName } from '../watch/frames';
 import { frame } from '../watch/frames';
-import {
-	RestClient,
-	createN8nHome,
-	e2eVersions,
-	imageInferenceCredential,
-	loadExample,
-	smtpCredential,
-	startSmtpCapture,
-	useCredential,
-	useCredentialAndModels,
-	type N8nHome,
-	type SmtpCapture,
-	type WorkflowJson,
-} from './lib';
+import { RestClient, activateCameraExample, e2eVersions, startSmtpCapture, type N8nHome, type SmtpCapture } from './lib';
 
 const SCRIPT: FrameName[] = [
 	'empty',
@@ -73,21 +60,17 @@ describe.each(e2eVersions())('examples/watch-a-camera.json activated in real n8n
 		for (const name of new Set(SCRIPT)) server.predict('detect', frame(name), {});
 		smtp = await startSmtpCapture();
 		camera = await startCamera(SCRIPT);
-		home = await createN8nHome({ version });
-		await home.importCredentials([
-			imageInferenceCredential('credWatch0000001', { baseUrl: server.url, apiKey: server.apiKey }),
-			smtpCredential('credWatchSmtp001', smtp.port),
-		]);
-		const example = useCredential(useCredentialAndModels(loadExample('watch-a-camera.json'), { credentialId: 'credWatch0000001', detect: server.models.detect }), 'smtp', 'credWatchSmtp001');
-		const wf: WorkflowJson = JSON.parse(JSON.stringify(example));
-		wf.nodes.find((n) => n.name === 'Every minute')!.parameters.rule = { interval: [{ field: 'seconds', secondsInterval: INTERVAL_SECONDS }] };
-		wf.nodes.find((n) => n.name === 'Get the snapshot')!.parameters.url = camera.snapshotUrl;
-		(wf.nodes.find((n) => n.name === DETECT)!.parameters.options as Record<string, unknown>).cooldownMinutes = COOLDOWN_MINUTES;
-		[workflowId] = await home.importWorkflows(wf);
-		if (home.install.major >= 2) await home.cli(['publish:workflow', `--id=${workflowId}`]);
-		else await home.cli(['update:workflow', `--id=${workflowId}`, '--active=true']);
-		const n8n = await home.start();
-		rest = await RestClient.setupOwner(n8n.url);
+		({ home, rest, workflowId } = await activateCameraExample({
+			version,
+			file: 'watch-a-camera.json',
+			server,
+			smtpPort: smtp.port,
+			snapshotUrl: camera.snapshotUrl,
+			intervalSeconds: INTERVAL_SECONDS,
+			adjust: (workflow) => {
+				(workflow.nodes.find((n) => n.name === DETECT)!.parameters.options as Record<string, unknown>).cooldownMinutes = COOLDOWN_MINUTES;
+			},
+		}));
 	}, 300_000);
 
 	afterAll(async () => {

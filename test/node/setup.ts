@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { DefaultModels, ReferenceServer } from '../reference-server';
 import { startReferenceServer } from '../reference-server';
@@ -103,3 +103,9 @@ export interface FailureJson {
 	attempts: number;
 }
 export const failureIn = (item: INodeExecutionData): FailureJson | undefined => item.json.error as unknown as FailureJson | undefined;
+
+/** The context the options' readers need (the node, for their item errors); each one stands for a run of its own. */
+export function readerContext(): IExecuteFunctions {
+	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+	return { getNode: () => node } as unknown as IExecuteFunctions;
+}

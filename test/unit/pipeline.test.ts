@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -7,7 +7,7 @@ import { readLabelMinimums } from '../../nodes/ImageInference/pipeline/labelMini
 import { parseLabelList } from '../../nodes/ImageInference/pipeline/labels';
 import { DETECTION_STEPS, readDetectionOptions, runDetectionPipeline } from '../../nodes/ImageInference/pipeline/steps';
 import type { DetectionOptions, LabelMinimums } from '../../nodes/ImageInference/pipeline/types';
-import { failureOf } from '../node/setup';
+import { failureOf, readerContext } from '../node/setup';
 
 const box = (label: string, confidence: number, x = 0) => ({ label, confidence, x, y: 0, width: 1, height: 1 });
 const noZones: DetectionOptions['zonesAndSizes'] = { zones: [], units: 'pixels', anchor: 'center', onlyInZones: false };
@@ -111,8 +111,7 @@ describe('what happens to the detections', () => {
 });
 
 describe('Minimum Confidence per Label, read', () => {
-	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
-	const context = { getNode: () => node } as unknown as IExecuteFunctions;
+	const context = readerContext();
 	const read = (value: unknown) => readLabelMinimums.call(context, 1, { minConfidenceByLabel: value as IDataObject });
 	const failure = async (value: unknown) => await failureOf((async () => read(value))());
 	const format = 'Write each entry as label: minimum (a number from 0 to 1), separated by commas, with * for every other label, e.g. "person: 0.7, car: 0.4, *: 0.3".';
@@ -154,8 +153,7 @@ describe('Minimum Confidence per Label, read', () => {
 });
 
 describe('the options of a workflow saved before the per-label, region, zone-rule and shape options', () => {
-	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
-	const context = { getNode: () => node } as unknown as IExecuteFunctions;
+	const context = readerContext();
 
 	it('are read once for items with the same options, and anew for an item with others or in another run', () => {
 		const first = readDetectionOptions.call(context, 0, { onlyLabels: 'car' });
@@ -163,7 +161,7 @@ describe('the options of a workflow saved before the per-label, region, zone-rul
 		const other = readDetectionOptions.call(context, 2, { onlyLabels: 'dog' });
 		expect(other.onlyLabels).toEqual(['dog']);
 		expect(readDetectionOptions.call(context, 3, { onlyLabels: 'car' })).toEqual(first);
-		const anotherRun = { getNode: () => node } as unknown as IExecuteFunctions;
+		const anotherRun = readerContext();
 		expect(readDetectionOptions.call(anotherRun, 0, { onlyLabels: 'dog' })).not.toBe(other);
 	});
 

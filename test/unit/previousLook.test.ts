@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { Watch } from '../../nodes/ImageInference/pipeline/comparison';
 import { DEFAULT_COOLDOWN_SCOPE, DEFAULT_DEPARTURE_AFTER_LOOKS, DEFAULT_WATCH_KEY, MAX_WATCH_BYTES, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, fingerprint, readWatch, settingsFingerprint } from '../../nodes/ImageInference/pipeline/comparison';
-import { failureOf } from '../node/setup';
+import { failureOf, readerContext } from '../node/setup';
 
 const MINUTE = 60_000;
 /** A watch as readWatch gives it, with the defaults of the options not given. */
@@ -210,8 +210,7 @@ describe('Compare With Previous Look', () => {
 });
 
 describe('Compare With Previous Look: the options', () => {
-	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
-	const context = { getNode: () => node } as unknown as IExecuteFunctions;
+	const context = readerContext();
 	const read = (options: IDataObject) => readWatch.call(context, 3, options);
 	const failure = async (options: IDataObject) => await failureOf((async () => read(options))());
 
@@ -392,8 +391,7 @@ describe('Compare With Previous Look: saved looks and settings', () => {
 });
 
 describe('Compare With Previous Look: Cooldown Scope and Departure After Looks, read', () => {
-	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
-	const context = { getNode: () => node } as unknown as IExecuteFunctions;
+	const context = readerContext();
 	const read = (options: IDataObject) => readWatch.call(context, 2, options);
 	const failure = async (options: IDataObject) => await failureOf((async () => read(options))());
 

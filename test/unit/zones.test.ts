@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { anchorPoint, areaFraction, edgesCross, inAngleOrder, insidePolygon, polygonArea, relativeBox, toPixels } from '../../nodes/ImageInference/pipeline/geometry';
 import type { Point } from '../../nodes/ImageInference/pipeline/geometry';
@@ -8,7 +8,7 @@ import type { Size } from '../../nodes/ImageInference/pipeline/geometry';
 import type { ZoneAndSizeOptions } from '../../nodes/ImageInference/pipeline/types';
 import { ignoreRegions } from '../../nodes/ImageInference/pipeline/ignoreRegions';
 import { checkSizeKnowable, imageFacts, parsePoints, placeDetection, readZoneAndSizeOptions, zonesAndSizes } from '../../nodes/ImageInference/pipeline/zones';
-import { failureOf } from '../node/setup';
+import { failureOf, readerContext } from '../node/setup';
 
 /** The detections placed (relative box, zones) for these options and image size. */
 function placeDetections(options: ZoneAndSizeOptions, size: Size | undefined, detections: DetectedObject[]) {
@@ -422,8 +422,7 @@ describe('placing detections', () => {
 });
 
 describe('reading the zone, size and shape options', () => {
-	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
-	const context = { getNode: () => node } as unknown as IExecuteFunctions;
+	const context = readerContext();
 	const read = (options: IDataObject) => readZoneAndSizeOptions.call(context, 4, options);
 	const failure = async (options: IDataObject) => await failureOf((async () => read(options))());
 
@@ -451,8 +450,7 @@ describe('reading the zone, size and shape options', () => {
 });
 
 describe('reading Ignore Regions', () => {
-	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
-	const context = { getNode: () => node } as unknown as IExecuteFunctions;
+	const context = readerContext();
 	const read = (options: IDataObject) => readZoneAndSizeOptions.call(context, 2, options);
 	const failure = async (options: IDataObject) => await failureOf((async () => read(options))());
 	const regions = (...points: unknown[]) => ({ ignoreRegions: { region: points.map((entry) => ({ points: entry })) } });
@@ -487,8 +485,7 @@ describe('reading Ignore Regions', () => {
 });
 
 describe('reading a zone’s own rules', () => {
-	const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
-	const context = { getNode: () => node } as unknown as IExecuteFunctions;
+	const context = readerContext();
 	const read = (options: IDataObject) => readZoneAndSizeOptions.call(context, 3, options);
 	const failure = async (options: IDataObject) => await failureOf((async () => read(options))());
 	const zone = (extra: IDataObject) => ({ zones: { zone: [{ name: 'door', points: '0,0 1,0 1,1', ...extra }] } });

@@ -5,10 +5,12 @@
  *   pack      packPackage(), installPackage(), NODE_TYPE, TOOL_NODE_TYPE, CREDENTIAL_TYPE, isBuilt()
  *   process   freePort(), spawnGroup(), run(), killGroup(), ManagedProcess
  *   n8n       createN8nHome() → N8nHome (cli, importWorkflows, importCredentials, execute, start, dispose)
- *   rest      RestClient (setupOwner, request, testCredential, createCredential, nodeTypes), OWNER
+ *   rest      RestClient (setupOwner, request, testCredential, createCredential, nodeTypes,
+ *             finishedExecutions, waitForFinishedExecutions), OWNER
  *   workflow  workflow(), node(), manualTrigger(), readFile(), code(), imageInference(), …
  *   run-data  nodeItems(), nodeRuns(), nodeError(), executedNodes(), readBinary()
  *   examples  loadExample(), useCredentialAndModels(), feedTriggerWithFile(), swapNodeForFile(), asSavedAtVersion1()
+ *   camera-example  activateCameraExample() (a camera example activated against a stand-in camera)
  *   scripted-openai  startScriptedOpenAi() (an OpenAI-compatible chat endpoint answering from a script), toolMessages()
  *   smtp      startSmtpCapture() (a real SMTP server on 127.0.0.1 keeping what it receives), smtpCredential()
  *   messengers  startMessengerCapture() (Telegram sendPhoto and a Discord webhook on 127.0.0.1, recording the multipart requests)
@@ -23,6 +25,7 @@ export * from './rest';
 export * from './workflow';
 export * from './run-data';
 export * from './examples';
+export * from './camera-example';
 export * from './scripted-openai';
 export * from './smtp';
 export * from './messengers';
