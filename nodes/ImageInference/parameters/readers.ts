@@ -9,6 +9,11 @@ export function readOptions(this: IExecuteFunctions, itemIndex: number): IDataOb
 /** Plain decimal notation (`3`, `0.25`, `-1`): what a user means by a number, unlike `0x3` or `1e1`. */
 const PLAIN_DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)$/;
 
+/** A number, or text in plain decimal notation read as one; anything else as it is. */
+export function numberFromText(value: unknown): unknown {
+	return typeof value === 'string' && PLAIN_DECIMAL.test(value.trim()) ? Number(value.trim()) : value;
+}
+
 /**
  * An optional number the user set (or an expression produced): `undefined` when unset, an item
  * error naming the option when it is not a number in [min, max]. 0 is a value, never "unset".
@@ -32,7 +37,7 @@ export function readOptionalNumber(
 			description: `The "${label}" option (or the expression that sets it) gave ${shownValue(value)}. Remove the option to use the default, or give it a number.`,
 		});
 	}
-	const number = typeof value === 'string' && PLAIN_DECIMAL.test(value.trim()) ? Number(value.trim()) : value;
+	const number = numberFromText(value);
 	if (
 		typeof number !== 'number' ||
 		!Number.isFinite(number) ||

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { shownValue, truncate } from '../parameters/readers';
+import { numberFromText, shownValue, truncate } from '../parameters/readers';
 import type { DetectionOptions, DetectionStep, LabelMinimums } from './types';
 
 const OPTION = 'Minimum Confidence per Label';
@@ -50,8 +50,8 @@ export function readLabelMinimums(this: IExecuteFunctions, itemIndex: number, op
 		if (label === '') fail(`an entry has no label before its colon`);
 		if (seen.has(label)) fail(`"${truncate(label, 40)}" is given twice`);
 		seen.add(label);
-		const minimum = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d*\.?\d+$/.test(raw) ? Number(raw) : NaN;
-		if (!(minimum >= 0 && minimum <= 1)) fail(`the minimum for "${truncate(label, 40)}" must be a number from 0 to 1, got ${shownValue(raw)}`);
+		const minimum = numberFromText(raw);
+		if (typeof minimum !== 'number' || !(minimum >= 0 && minimum <= 1)) return fail(`the minimum for "${truncate(label, 40)}" must be a number from 0 to 1, got ${shownValue(raw)}`);
 		if (label === OTHER_LABELS) minimums.others = minimum;
 		else minimums.byLabel.push([label, minimum]);
 	}

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { DetectedObject } from '../contract';
-import { readChoice, readOptionalBoolean, readOptionalNumber, shownValue, truncate } from '../parameters/readers';
+import { numberFromText, readChoice, readOptionalBoolean, readOptionalNumber, shownValue, truncate } from '../parameters/readers';
 import type { Box, Point, Size, StoredPicture } from './geometry';
 import { anchorPoint, areaFraction, edgesCross, inAngleOrder, insidePolygon, polygonArea, relativeBox, toPixels, uprightBox, uprightSize } from './geometry';
 import { parseLabelList } from './labels';
@@ -115,8 +115,8 @@ function readZoneRules(entry: IDataObject, zone: string, fail: (message: string,
 	] as const) {
 		const value = entry[field];
 		if (value === undefined || value === null || value === '' || value === 0) continue;
-		const fraction = typeof value === 'number' ? value : typeof value === 'string' && /^\d*\.?\d+$/.test(value.trim()) ? Number(value) : NaN;
-		if (!(fraction > 0 && fraction <= 1)) fail(`${zone}: ${label} must be a fraction from 0 to 1, got ${shownValue(value)}`, `A fraction of the image’s area, e.g. 0.002 (0.2 %); 0 uses the node’s ${label}.`);
+		const fraction = numberFromText(value);
+		if (typeof fraction !== 'number' || !(fraction > 0 && fraction <= 1)) return fail(`${zone}: ${label} must be a fraction from 0 to 1, got ${shownValue(value)}`, `A fraction of the image’s area, e.g. 0.002 (0.2 %); 0 uses the node’s ${label}.`);
 		rules[key] = fraction;
 	}
 	if (rules.minSize !== undefined && rules.maxSize !== undefined && rules.minSize > rules.maxSize) {
