@@ -3,6 +3,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { COOLDOWN_BOUNDS, DEFAULT_COOLDOWN_SCOPE, DEFAULT_DEPARTURE_AFTER_LOOKS, DEFAULT_WATCH_KEY, DEPARTURE_AFTER_LOOKS_BOUNDS, MAX_WATCH_KEYS } from '../../pipeline/comparison';
 import { ASPECT_RATIO_BOUNDS, DEFAULT_ZONE_ANCHOR, DEFAULT_ZONE_UNITS } from '../../pipeline/zones';
 
+/** A fraction of the image's area, as the node-wide and the zones' own Min / Max Object Size take it. */
+const AREA_FRACTION = { minValue: 0, maxValue: 1, numberPrecision: 4 };
+
 /** Detect's options for watching a place: zones, object sizes, and what changed since the last look. */
 export const watchOptions: INodeProperties[] = [
 	{
@@ -24,7 +27,7 @@ export const watchOptions: INodeProperties[] = [
 						name: 'maxObjectSize',
 						type: 'number',
 						default: 0,
-						typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 4 },
+						typeOptions: AREA_FRACTION,
 						description: 'For objects whose anchor is in this zone, this fraction of the image’s area instead of the node’s Max Object Size. 0: the node’s.',
 					},
 					{
@@ -32,7 +35,7 @@ export const watchOptions: INodeProperties[] = [
 						name: 'minObjectSize',
 						type: 'number',
 						default: 0,
-						typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 4 },
+						typeOptions: AREA_FRACTION,
 						description: 'For objects whose anchor is in this zone, this fraction of the image’s area instead of the node’s Min Object Size (a person far away is small). 0: the node’s.',
 					},
 					{
@@ -128,7 +131,7 @@ export const watchOptions: INodeProperties[] = [
 		name: 'minObjectSize',
 		type: 'number',
 		default: 0.002,
-		typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 4 },
+		typeOptions: AREA_FRACTION,
 		description: 'Leave out objects whose box is smaller than this fraction of the image’s area (0.002 is 0.2 %): a car far away',
 	},
 	{
@@ -136,7 +139,7 @@ export const watchOptions: INodeProperties[] = [
 		name: 'maxObjectSize',
 		type: 'number',
 		default: 0.5,
-		typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 4 },
+		typeOptions: AREA_FRACTION,
 		description: 'Leave out objects whose box is larger than this fraction of the image’s area',
 	},
 	{
