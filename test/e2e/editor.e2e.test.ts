@@ -110,7 +110,7 @@ const DETECT_OPTIONS = [
 	'Zone Coordinates',
 	'Zones',
 ];
-const CLASSIFY_OPTIONS = ['Concurrency', 'Confidence Threshold', 'Retries', 'Timeout (Ms)'];
+const CLASSIFY_OPTIONS = ['Concurrency', 'Confidence Threshold', 'Minimum Confidence per Label', 'Retries', 'Timeout (Ms)'];
 const SOURCE_FIELDS = ['binaryPropertyName', 'imageUrl', 'imageBase64', 'imageBinary'];
 
 describe('Image Inference in the n8n editor (Chromium)', () => {

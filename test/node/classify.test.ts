@@ -73,4 +73,62 @@ describe('Classify Image', () => {
 		expect(failure.itemIndex).toBe(0);
 		expect(server().requests).toHaveLength(0);
 	});
+
+	describe('Minimum Confidence per Label', () => {
+		const answer = (category: string, confidence: number, predictions: Array<[string, number]>) => ({
+			action: { type: 'status' as const, status: 200, body: { category, confidence, predictions: predictions.map(([name, value]) => ({ category: name, confidence: value })) } },
+			times: 1,
+		});
+		const withMinimums = (minConfidenceByLabel: string) => classifyParameters(server(), { options: { minConfidenceByLabel, concurrency: 1 } });
+
+		it('leaves out the predictions under their minimum and keeps the service’s category when it meets its own', async () => {
+			server().addFault(answer('defect', 0.9, [['defect', 0.9], ['scratch', 0.35], ['ok', 0.05]]));
+			const { items, hints } = await run(withMinimums('defect: 0.8, *: 0.3'), [dogItem()]);
+			expect(items[0].json).toMatchObject({ category: 'defect', confidence: 0.9, predictions: [{ category: 'defect', confidence: 0.9 }, { category: 'scratch', confidence: 0.35 }] });
+			expect(hints.map((hint) => hint.message)).toEqual(['Minimum Confidence per Label left out 1 of the 3 predictions the service gave (item 0).']);
+			// of two equally confident predictions, the service's pick stays
+			server().addFault(answer('scratch', 0.5, [['ok', 0.5], ['scratch', 0.5]]));
+			const tie = await run(withMinimums('*: 0.3'), [dogItem()]);
+			expect(tie.items[0].json).toMatchObject({ category: 'scratch', confidence: 0.5 });
+		});
+
+		it('a minimum is met at exactly its value, and a label not named has none without *', async () => {
+			server().addFault(answer('defect', 0.8, [['defect', 0.8], ['ok', 0.01]]));
+			const { items, hints } = await run(withMinimums('defect: 0.8'), [dogItem()]);
+			expect(items[0].json).toMatchObject({ category: 'defect', confidence: 0.8, predictions: [{ category: 'defect', confidence: 0.8 }, { category: 'ok', confidence: 0.01 }] });
+			expect(hints).toEqual([]);
+		});
+
+		it('a category under its minimum gives way to the most confident prediction kept, the first of equals; none kept gives null', async () => {
+			server().addFault(answer('defect', 0.6, [['defect', 0.6], ['ok', 0.3], ['scratch', 0.3], ['dent', 0.1]]));
+			server().addFault(answer('defect', 0.6, [['defect', 0.6], ['ok', 0.3]]));
+			server().addFault(answer('defect', 0.95, [['defect', 0.95], ['ok', 0.05]]));
+			const { items, hints } = await run(withMinimums('defect: 0.9, *: 0.2'), [dogItem(), dogItem(), dogItem()]);
+			expect(items.map((item) => [item.json.category, item.json.confidence, item.json.predictions])).toEqual([
+				['ok', 0.3, [{ category: 'ok', confidence: 0.3 }, { category: 'scratch', confidence: 0.3 }]],
+				['ok', 0.3, [{ category: 'ok', confidence: 0.3 }]],
+				['defect', 0.95, [{ category: 'defect', confidence: 0.95 }]],
+			]);
+			server().addFault(answer('defect', 0.6, [['defect', 0.6], ['ok', 0.1]]));
+			server().addFault({ action: { type: 'status', status: 200, body: { category: 'defect', confidence: 0.6 } }, times: 1 });
+			const unsure = await run(withMinimums('defect: 0.9, *: 0.2'), [dogItem(), dogItem()]);
+			expect(unsure.items.map((item) => [item.json.category, item.json.confidence, item.json.predictions])).toEqual([
+				[null, null, []],
+				[null, null, []],
+			]);
+			expect([...hints, ...unsure.hints].map((hint) => hint.message)).toEqual([
+				"Minimum Confidence per Label left out 4 of the 8 predictions the service gave (items 0, 1 and 2); the service's category was under its minimum, so the category is the most confident prediction kept (items 0 and 1).",
+				"Minimum Confidence per Label left out 3 of the 3 predictions the service gave (items 0 and 1); no prediction met its minimum, so category and confidence are null (items 0 and 1).",
+			]);
+		});
+
+		it('refuses a minimum it cannot read by the option’s name and the item, before any request', async () => {
+			const failure = await failureOf(run(withMinimums('defect 0.8'), [dogItem()]));
+			expect(failure.message).toBe('Minimum Confidence per Label: "defect 0.8" is not label: minimum');
+			expect(failure.itemIndex).toBe(0);
+			const outOfRange = await failureOf(run(withMinimums('defect: 1.5'), [dogItem()]));
+			expect(outOfRange.message).toBe('Minimum Confidence per Label: the minimum for "defect" must be a number from 0 to 1, got "1.5"');
+			expect(server().requests).toHaveLength(0);
+		});
+	});
 });

@@ -24,9 +24,9 @@ function shownFor(operation: string): Map<string, string[]> {
 }
 
 describe('the editor shows each operation its own settings', () => {
-	it('Classify Image: Confidence Threshold and the request settings are its options; none of Detect Objects’ settings appear', () => {
+	it('Classify Image: Confidence Threshold, Minimum Confidence per Label and the request settings are its options; none of Detect Objects’ settings appear', () => {
 		const shown = shownFor('classify');
-		expect(shown.get('Options')).toEqual(['Concurrency', 'Confidence Threshold', 'Retries', 'Timeout (Ms)']);
+		expect(shown.get('Options')).toEqual(['Concurrency', 'Confidence Threshold', 'Minimum Confidence per Label', 'Retries', 'Timeout (Ms)']);
 		expect(shown.has('Output Items')).toBe(false);
 		expect([...shown.keys()]).toEqual(expect.arrayContaining(['Operation', 'Model', 'Image Source', 'Input Binary Field']));
 	});

@@ -107,6 +107,9 @@ describe('As an AI Agent tool', () => {
 			predictionsNotListed: 30 - MAX_TOOL_PREDICTIONS,
 		});
 		server().clearFaults();
+		server().addFault({ match: { kind: 'classify' }, times: 1, action: { type: 'status', status: 200, body: { category: 'class 0', confidence: 0.5 } } });
+		const unsure = await run(classifyParameters(server(), { options: { minConfidenceByLabel: '*: 0.9' } }), [dogItem()], { asTool: true });
+		expect(unsure.items[0].json).toEqual({ category: null, confidence: null, predictions: [], predictionsNotListed: 0 });
 		const real = await run(classifyParameters(server()), [dogItem()], { asTool: true });
 		const expected = server().predict('classify', DOG, {});
 		expect(real.items[0].json).toMatchObject({ category: expected.category, confidence: expected.confidence });

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { CONFIDENCE_BOUNDS, MODEL_ID_REGEX, MODEL_URL_REGEX } from '../contract';
 import { DEFAULT_BINARY_FIELD, DEFAULT_IMAGE_SOURCE } from '../input/imageInput';
+import { OTHER_LABELS } from '../pipeline/labelMinimums';
 import { CONCURRENCY_BOUNDS, DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, RETRIES_BOUNDS, TIMEOUT_BOUNDS } from '../parameters/requestSettings';
 
 const MODEL_ID_EXAMPLE = '4f9c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f';
@@ -165,6 +166,16 @@ export const confidenceOption: INodeProperties = {
 	description:
 		'Predictions below this confidence (0 to 1) are left out. When not set, the model’s own default applies.',
 };
+
+/** Minimum Confidence per Label, as Detect and Classify each apply it (`leavesOut`), with an example of labels for the placeholder. */
+export const labelMinimumsOption = (leavesOut: string, example: string): INodeProperties => ({
+	displayName: 'Minimum Confidence per Label',
+	name: 'minConfidenceByLabel',
+	type: 'string',
+	default: '',
+	placeholder: `e.g. ${example}, ${OTHER_LABELS}: 0.3`,
+	description: `${leavesOut} label: minimum pairs, comma-separated; ${OTHER_LABELS} sets every other label’s minimum. Labels are matched exactly as the service returns them (case counts).`,
+});
 
 /** Options every operation shares: how requests are sent. */
 export const requestOptions: INodeProperties[] = [

@@ -16,7 +16,7 @@ const DETECT_TOOL_DESCRIPTION =
 const CLASSIFY_TOOL_DESCRIPTION =
 	'Classifies one image with the user’s own deployed image-classification model: the category it belongs to. ' +
 	THE_IMAGE +
-	`Returns compact JSON: {category, confidence, predictions: up to ${MAX_TOOL_PREDICTIONS} of {category, confidence}, predictionsNotListed}. ` +
+	`Returns compact JSON: {category, confidence, predictions: up to ${MAX_TOOL_PREDICTIONS} of {category, confidence}, predictionsNotListed}; category and confidence are null when no prediction is sure enough. ` +
 	ON_FAILURE;
 export const TOOL_DESCRIPTIONS = { detect: DETECT_TOOL_DESCRIPTION, classify: CLASSIFY_TOOL_DESCRIPTION } as const;
 

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
+import type { ClassifyResult } from '../contract';
 import type { SkippedFile } from '../input/imageInput';
 import type { ImageSize } from '../input/imageSize';
 import type { LeftOutCounts } from '../pipeline/steps';
@@ -39,6 +40,7 @@ export interface HintedImage extends ImageNote {
 export class ExecutionHints {
 	private readonly nothingFound: Array<ImageNote & { confidence?: number }> = [];
 	private readonly filtered: Array<ImageNote & { found: number; leftOut: LeftOutCounts }> = [];
+	private readonly classifyFiltered: Array<ImageNote & { given: number; kept: number; category: 'kept' | 'replaced' | 'none' }> = [];
 	private readonly skippedFiles = new Map<number, SkippedFile[]>();
 	private readonly largeImages: Array<ImageNote & { fileName: string; size: ImageSize }> = [];
 	private readonly firstLooks: Array<ImageNote & { key: string }> = [];
@@ -65,6 +67,13 @@ export class ExecutionHints {
 		this.filtered.push({ itemIndex: plan.itemIndex, position: plan.position, found, leftOut });
 	}
 
+	/** Classify's Minimum Confidence per Label left out some of the service's predictions, or its category. */
+	predictionsLeftOut(plan: HintedImage, given: ClassifyResult, kept: { category: string | null; predictions: unknown[] }): void {
+		const category = kept.category === null ? 'none' : kept.category === given.category ? 'kept' : 'replaced';
+		if (kept.predictions.length === given.predictions.length && category === 'kept') return;
+		this.classifyFiltered.push({ itemIndex: plan.itemIndex, position: plan.position, given: given.predictions.length, kept: kept.predictions.length, category });
+	}
+
 	/**
 	 * A look of Compare With Previous Look: a key's first, or one n8n will not keep. n8n saves a
 	 * workflow's static data after a run only when its mode is not `manual` (the execution
@@ -78,7 +87,7 @@ export class ExecutionHints {
 	}
 
 	list(): NodeExecutionHint[] {
-		return [this.nothingHint(), this.filteredHint(), this.skippedHint(), this.largeHint(), this.firstLookHint(), this.unkeptHint(), this.keyHint()].filter(
+		return [this.nothingHint(), this.filteredHint(), this.classifyFilteredHint(), this.skippedHint(), this.largeHint(), this.firstLookHint(), this.unkeptHint(), this.keyHint()].filter(
 			(hint): hint is NodeExecutionHint => hint !== undefined,
 		);
 	}
@@ -118,6 +127,21 @@ export class ExecutionHints {
 				`(${itemList(this.filtered.map((note) => note.itemIndex))})` +
 				(byFilter.length > 1 ? `: ${byFilter.map(([name, count]) => `${name} ${count}`).join(', ')}` : '') +
 				'. Counts and summary are of the objects kept; the annotated image still shows every object the service drew.',
+		);
+	}
+
+	private classifyFilteredHint(): NodeExecutionHint | undefined {
+		if (!this.classifyFiltered.length) return undefined;
+		const sum = (count: (note: (typeof this.classifyFiltered)[number]) => number) => this.classifyFiltered.reduce((total, note) => total + count(note), 0);
+		const itemsWhere = (category: string) => this.classifyFiltered.filter((note) => note.category === category).map((note) => note.itemIndex);
+		const replaced = itemsWhere('replaced');
+		const none = itemsWhere('none');
+		return outputHint(
+			`Minimum Confidence per Label left out ${sum((note) => note.given - note.kept)} of the ${sum((note) => note.given)} predictions the service gave ` +
+				`(${itemList(this.classifyFiltered.map((note) => note.itemIndex))})` +
+				(replaced.length ? `; the service's category was under its minimum, so the category is the most confident prediction kept (${itemList(replaced)})` : '') +
+				(none.length ? `; no prediction met its minimum, so category and confidence are null (${itemList(none)})` : '') +
+				'.',
 		);
 	}
 

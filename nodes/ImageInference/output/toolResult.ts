@@ -123,8 +123,9 @@ function compactClassification(json: IDataObject): IDataObject {
 		.map((prediction) => ({ category: truncate(String(prediction.category), MAX_TOOL_LABEL_LENGTH), confidence: round(prediction.confidence) }))
 		.sort((a, b) => b.confidence - a.confidence);
 	return {
-		category: truncate(String(json.category), MAX_TOOL_LABEL_LENGTH),
-		confidence: round(json.confidence as number),
+		// null when no prediction met Minimum Confidence per Label
+		category: json.category === null ? null : truncate(String(json.category), MAX_TOOL_LABEL_LENGTH),
+		confidence: json.confidence === null ? null : round(json.confidence as number),
 		predictions: predictions.slice(0, MAX_TOOL_PREDICTIONS),
 		predictionsNotListed: Math.max(0, predictions.length - MAX_TOOL_PREDICTIONS),
 	};

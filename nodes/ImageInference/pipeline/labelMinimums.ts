@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { ClassifyResult } from '../contract';
 import { numberFromText, shownValue, truncate } from '../parameters/readers';
 import type { DetectionOptions, DetectionStep, LabelMinimums } from './types';
 
@@ -15,10 +16,37 @@ export const labelMinimums: DetectionStep = {
 	name: OPTION,
 	keep(detections, _image, { labelMinimums: minimums }) {
 		if (!minimums) return detections;
-		const byLabel = new Map(minimums.byLabel);
-		return detections.filter((detection) => detection.confidence >= (byLabel.get(detection.label) ?? minimums.others ?? 0));
+		const meetsMinimum = meetsLabelMinimum(minimums);
+		return detections.filter((detection) => meetsMinimum(detection.label, detection.confidence));
 	},
 };
+
+function meetsLabelMinimum(minimums: LabelMinimums): (label: string, confidence: number) => boolean {
+	const byLabel = new Map(minimums.byLabel);
+	return (label, confidence) => confidence >= (byLabel.get(label) ?? minimums.others ?? 0);
+}
+
+/** A classification whose category no prediction meeting its minimum supports. */
+export interface UnsureClassification {
+	category: null;
+	confidence: null;
+	predictions: ClassifyResult['predictions'];
+}
+
+/**
+ * Classify's Minimum Confidence per Label: the predictions under their category's minimum are
+ * left out. The category stays the service's when it meets its own minimum; otherwise it is the
+ * most confident prediction kept (the first of equals, as the service's order of predictions is
+ * not specified), and null with its confidence when none is kept.
+ */
+export function classificationAboveMinimums(result: ClassifyResult, minimums: LabelMinimums | undefined): ClassifyResult | UnsureClassification {
+	if (!minimums) return result;
+	const meetsMinimum = meetsLabelMinimum(minimums);
+	const predictions = result.predictions.filter((prediction) => meetsMinimum(prediction.category, prediction.confidence));
+	if (meetsMinimum(result.category, result.confidence)) return { ...result, predictions };
+	const best = predictions.reduce<(typeof predictions)[number] | undefined>((most, prediction) => (most && most.confidence >= prediction.confidence ? most : prediction), undefined);
+	return best ? { category: best.category, confidence: best.confidence, predictions } : { category: null, confidence: null, predictions };
+}
 
 /**
  * Reads Minimum Confidence per Label of one item: text ("person: 0.7, car: 0.4, *: 0.3"), or from

@@ -7,25 +7,38 @@ import { originalBinary } from '../../input/imageInput';
 import { aboutTheImage, outputItem, passedThroughBinaries } from '../../output/outputItem';
 import { uprightSize } from '../../pipeline/geometry';
 import { readOptionalNumber, readOptions } from '../../parameters/readers';
-import { confidenceOption, optionsCollection } from '../common.description';
+import { classificationAboveMinimums, readLabelMinimums } from '../../pipeline/labelMinimums';
+import type { LabelMinimums } from '../../pipeline/types';
+import { confidenceOption, labelMinimumsOption, optionsCollection } from '../common.description';
 import { predict } from '../predict';
 import type { ExecutionContext, ImagePlan, Operation } from '../types';
 
-const properties: INodeProperties[] = [optionsCollection([confidenceOption])];
+const properties: INodeProperties[] = [
+	optionsCollection([
+		confidenceOption,
+		labelMinimumsOption(
+			'Leave out predictions under their category’s minimum confidence, checked after the service’s answer (its Confidence Threshold applies first). The category stays the service’s when it meets its minimum, else it is the most confident prediction kept; with none kept, category and confidence are null.',
+			'defect: 0.8, ok: 0.6',
+		),
+	]),
+];
 
 export const description = updateDisplayOptions({ show: { operation: ['classify'] } }, properties);
 
-export type ClassifyFields = Omit<ClassifyRequest, 'image'>;
+export interface ClassifyFields {
+	request: Omit<ClassifyRequest, 'image'>;
+	labelMinimums?: LabelMinimums;
+}
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): ClassifyFields {
 	const options = readOptions.call(this, itemIndex);
 	const confidence = readOptionalNumber.call(this, itemIndex, options, 'confidence', 'Confidence Threshold', CONFIDENCE_BOUNDS);
-	return confidence === undefined ? {} : { confidence };
+	return { request: confidence === undefined ? {} : { confidence }, ...readLabelMinimums.call(this, itemIndex, options) };
 }
 
 /** One item per image; it carries the item's files on (one image) or its own image in its own field. */
 export async function execute(this: IExecuteFunctions, plan: ImagePlan<ClassifyFields>, context: ExecutionContext): Promise<INodeExecutionData[]> {
-	const { result } = await predict.call(this, plan, context, {
+	const { result } = await predict.call(this, { ...plan, fields: plan.fields.request }, context, {
 		kind: 'classify',
 		requestSchema: classifyRequestSchema,
 		resultSchema: classifyAnswerSchema,
@@ -36,8 +49,11 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<ClassifyF
 	}
 	const size = plan.image.source === 'url' || !plan.image.size ? undefined : uprightSize(plan.image.size);
 	context.hints.image(plan, size);
-	if (result.predictions.length === 0) context.hints.nothing(plan, typeof plan.fields.confidence === 'number' ? plan.fields.confidence : undefined);
-	const json = { category: result.category, confidence: result.confidence, predictions: result.predictions, ...aboutTheImage(plan.image, size, plan.skippedFiles) };
+	const confidence = plan.fields.request.confidence;
+	if (result.predictions.length === 0) context.hints.nothing(plan, typeof confidence === 'number' ? confidence : undefined);
+	const kept = classificationAboveMinimums(result, plan.fields.labelMinimums);
+	context.hints.predictionsLeftOut(plan, result, kept);
+	const json = { category: kept.category, confidence: kept.confidence, predictions: kept.predictions, ...aboutTheImage(plan.image, size, plan.skippedFiles) };
 	return [outputItem(json, binary, plan.itemIndex)];
 }
 

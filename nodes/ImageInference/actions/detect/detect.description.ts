@@ -1,9 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { STROKE_WIDTH_BOUNDS } from '../../contract';
-import { OTHER_LABELS } from '../../pipeline/labelMinimums';
 import { MAX_OBJECTS_BOUNDS } from '../../pipeline/maxObjects';
-import { confidenceOption, optionsCollection } from '../common.description';
+import { confidenceOption, labelMinimumsOption, optionsCollection } from '../common.description';
 import { watchOptions } from './watch.description';
 
 export const OUTPUT_ITEMS = ['image', 'object'] as const;
@@ -87,14 +86,10 @@ export const detectProperties: INodeProperties[] = [
 			typeOptions: { minValue: MAX_OBJECTS_BOUNDS.min, maxValue: MAX_OBJECTS_BOUNDS.max, numberPrecision: 0 },
 			description: 'Keep at most this many objects per image, the most confident first (after the label filters)',
 		},
-		{
-			displayName: 'Minimum Confidence per Label',
-			name: 'minConfidenceByLabel',
-			type: 'string',
-			default: '',
-			placeholder: `e.g. person: 0.7, car: 0.4, ${OTHER_LABELS}: 0.3`,
-			description: `Leave out objects under their label’s minimum confidence, checked after the service’s answer and before every other filter (the service’s Confidence Threshold still applies first). label: minimum pairs, comma-separated; ${OTHER_LABELS} sets every other label’s minimum. Labels are matched exactly as the service returns them (case counts).`,
-		},
+		labelMinimumsOption(
+			'Leave out objects under their label’s minimum confidence, checked after the service’s answer and before every other filter (the service’s Confidence Threshold still applies first).',
+			'person: 0.7, car: 0.4',
+		),
 		{
 			displayName: 'Only These Labels',
 			name: 'onlyLabels',
