@@ -176,6 +176,33 @@ describe('Compare With Previous Look', () => {
 		expect(keys).toEqual(Array.from({ length: keys.length }, (_, index) => `camera ${MAX_WATCH_KEYS - keys.length + index}`));
 	});
 
+	it('a key is forgotten exactly when the looks would pass the bound, as looks grow, shrink and are changed by hand', () => {
+		const store: IDataObject = {};
+		const countsOf = (labels: number) => Object.fromEntries(Array.from({ length: labels }, (_, index) => [`label number ${index}`, index + 1]));
+		let seed = 7;
+		const next = (below: number) => (seed = (seed * 48_271) % 2_147_483_647) % below;
+		let forgotten = 0;
+		for (let step = 0; step < 400; step++) {
+			if (step === 200) delete (store.looks as IDataObject)[Object.keys(store.looks as object)[0]];
+			const key = `camera ${next(24)}`;
+			const before = JSON.parse(JSON.stringify(store.looks ?? {})) as IDataObject;
+			const labels = next(3) === 0 ? 5 : 150 + next(400);
+			compareWithPreviousLook(store, watchOf({ key, cooldownMs: 0 }), { counts: countsOf(labels) }, T0 + step * MINUTE);
+			const looks = store.looks as IDataObject;
+			const everyKey = { ...before, [key]: looks[key] };
+			const passesBound = JSON.stringify(everyKey).length > MAX_WATCH_BYTES;
+			expect([step, Object.keys(looks).length < Object.keys(everyKey).length]).toEqual([step, passesBound]);
+			expect(JSON.stringify(looks).length).toBeLessThanOrEqual(MAX_WATCH_BYTES);
+			// and no more than needed: the last seen of the keys forgotten would not have fit
+			const lastForgotten = Object.keys(everyKey)
+				.filter((name) => !(name in looks))
+				.sort((a, b) => Date.parse((everyKey[b] as IDataObject).seenAt as string) - Date.parse((everyKey[a] as IDataObject).seenAt as string))[0];
+			if (lastForgotten) expect(JSON.stringify({ ...looks, [lastForgotten]: everyKey[lastForgotten] }).length).toBeGreaterThan(MAX_WATCH_BYTES);
+			if (passesBound) forgotten++;
+		}
+		expect(forgotten).toBeGreaterThan(20);
+	});
+
 	it('a single key larger than the bound is still kept: the look just taken is never forgotten', () => {
 		const store: IDataObject = {};
 		const counts = Object.fromEntries(Array.from({ length: 2_000 }, (_, index) => [`a rather long label ${index}`, 1]));

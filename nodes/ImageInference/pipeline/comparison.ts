@@ -203,12 +203,13 @@ export function compareWithPreviousLook(
 		...(earlierCooldown ? { reportedAt: earlierCooldown } : {}),
 		...(watch.settings !== undefined ? { settings: watch.settings } : {}),
 	};
+	const size = lengthWithout(looks, watch.key, previous) + entryLength(watch.key, look);
 	// defined first, so a key such as "__proto__" is a key like any other; then assigned, as n8n
 	// saves static data only when its proxy sees a set (n8n-workflow's ObservableObject has no
 	// defineProperty trap)
 	Object.defineProperty(looks, watch.key, { value: look, enumerable: true, writable: true, configurable: true });
 	looks[watch.key] = look;
-	forgetOldest(looks, watch.key);
+	forgetOldest(looks, watch.key, size);
 
 	const ends = [...Object.values(cooldowns), ...(earlierCooldown ? [earlierCooldown] : [])].map(endOf);
 	return {
@@ -246,18 +247,49 @@ function reasonFor(firstLook: boolean, comparing: boolean, changed: boolean, hel
 	return changed ? `changed since the counts last reported; some changes not reported yet: ${why}` : `changed since the counts last reported, not reported yet: ${why}`;
 }
 
-/** Forgets the keys seen longest ago while more than MAX_WATCH_KEYS are kept or they take more than MAX_WATCH_BYTES; never `current`. */
-function forgetOldest(looks: Record<string, RememberedLook>, current: string): void {
+/**
+ * The JSON length of each key's looks as last measured, and how many keys it had: a look measures
+ * its own entry, not every key's (all of them would make each look cost as much as the 100 keys).
+ * Only this file writes the looks; a count that differs (the object changed elsewhere) is measured
+ * again.
+ */
+const measuredLooks = new WeakMap<object, { length: number; keys: number }>();
+
+/** The JSON length of `looks` once the entry of `key` (the look it holds, if any) is taken out. */
+function lengthWithout(looks: Record<string, RememberedLook>, key: string, look: RememberedLook | undefined): number {
+	const keys = Object.keys(looks).length;
+	const measured = measuredLooks.get(looks);
+	const length = measured?.keys === keys ? measured.length : JSON.stringify(looks).length;
+	if (look === undefined) return length;
+	// the entry and the comma that joins it to another
+	return length - entryLength(key, look) - (keys > 1 ? 1 : 0);
+}
+
+/** `"key":{…}` as JSON, with the comma that joins it to the entries before it (none in an empty object). */
+function entryLength(key: string, look: RememberedLook): number {
+	return JSON.stringify(key).length + 1 + JSON.stringify(look).length;
+}
+
+/**
+ * Forgets the keys seen longest ago while more than MAX_WATCH_KEYS are kept or they take more than
+ * MAX_WATCH_BYTES; never `current`. `entries`: the looks' JSON length without the entry of
+ * `current`, plus that entry; the comma joining it to the others is counted here.
+ */
+function forgetOldest(looks: Record<string, RememberedLook>, current: string, entries: number): void {
 	const keys = Object.keys(looks);
-	let size = JSON.stringify(looks).length;
-	if (keys.length <= MAX_WATCH_KEYS && size <= MAX_WATCH_BYTES) return;
+	let size = entries + (keys.length > 1 ? 1 : 0);
+	if (keys.length <= MAX_WATCH_KEYS && size <= MAX_WATCH_BYTES) {
+		measuredLooks.set(looks, { length: size, keys: keys.length });
+		return;
+	}
 	const bySeen = keys.filter((key) => key !== current).sort((a, b) => Date.parse(looks[a].seenAt) - Date.parse(looks[b].seenAt));
 	for (const key of bySeen) {
-		if (Object.keys(looks).length <= MAX_WATCH_KEYS && size <= MAX_WATCH_BYTES) return;
-		// the entry's own characters, its key and the comma between entries
-		size -= JSON.stringify(looks[key]).length + JSON.stringify(key).length + 2;
+		if (Object.keys(looks).length <= MAX_WATCH_KEYS && size <= MAX_WATCH_BYTES) break;
+		// the entry's own characters and the comma between entries
+		size -= entryLength(key, looks[key]) + 1;
 		delete looks[key];
 	}
+	measuredLooks.set(looks, { length: size, keys: Object.keys(looks).length });
 }
 
 const settingsFingerprints = new WeakMap<object, Map<number | null, string>>();
