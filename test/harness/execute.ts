@@ -80,6 +80,8 @@ export interface RunOptions {
 	 * workflow static data only when `__dataChanged` is set). Pass the same object to runs that follow each other.
 	 */
 	staticData?: IDataObject;
+	/** The workflow's time zone (`getTimezone()`: its settings' timezone, else the instance's GENERIC_TIMEZONE); default UTC. */
+	timezone?: string;
 	/** Context methods left out, as a runner other than n8n's own may (n8n 1.123 and 2.41 have both). */
 	contextWithout?: Array<'addExecutionHints' | 'getExecutionCancelSignal'>;
 	/** Items whose files the binary store fails to read, as a disk does (a plain Error, code EIO). */
@@ -240,6 +242,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		...(without.has('addExecutionHints') ? {} : { addExecutionHints: (...added: NodeExecutionHint[]) => hints.push(...added) }),
 		// as n8n's Workflow.getStaticData (n8n-workflow src/workflow.ts): "node" is this node's own, "global" the workflow's; any other kind throws
 		getMode: () => options.mode ?? 'trigger',
+		getTimezone: () => options.timezone ?? 'UTC',
 		getWorkflowStaticData: (type: string) => {
 			if (type === 'node') return (nodeStaticData ??= ObservableObject.create(JSON.parse(JSON.stringify(options.staticData ?? {})) as IDataObject));
 			if (type === 'global') return (globalStaticData ??= {});

@@ -126,3 +126,23 @@ export function readFieldName(
 export function truncate(text: string, length: number): string {
 	return text.length > length ? `${text.slice(0, length - 1)}…` : text;
 }
+
+/**
+ * The entries of a "name: value" list: a text ("person: 0.7, car: 0.4"), or from an expression an
+ * object ({ person: 0.7 }) or a list of such texts. `shape` names an entry in messages ("label: minimum").
+ */
+export function namedEntries(value: unknown, shape: string, fail: (message: string) => never): Array<[string, unknown]> {
+	if (typeof value === 'string' || Array.isArray(value)) {
+		return (typeof value === 'string' ? value.split(',') : (value as unknown[]))
+			.map((entry) => (typeof entry === 'string' ? entry.trim() : entry))
+			.filter((entry) => entry !== '')
+			.map((entry) => {
+				const text = typeof entry === 'string' ? entry : '';
+				const colon = text.lastIndexOf(':');
+				if (colon === -1) return fail(`${shownValue(entry)} is not ${shape}`);
+				return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()];
+			});
+	}
+	if (typeof value === 'object' && value !== null) return Object.entries(value);
+	return fail(`${shownValue(value)} is not a list of ${shape}`);
+}

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readChoice, readOptionalBoolean, readOptionalNumber } from '../parameters/readers';
+import type { TrackingSettings, TrackingState } from './tracking';
 
 /**
  * Compare With Previous Look: each watch key's last counts, kept in the workflow's static data
@@ -38,6 +39,7 @@ export interface Watch {
 	departureAfterLooks: number;
 	/** A fingerprint of what decides the counts (threshold, labels, zones, sizes): a look under other settings is not compared. */
 	settings?: string;
+	tracking?: TrackingSettings;
 }
 
 type ChangeKind = 'arrival' | 'departure';
@@ -57,6 +59,8 @@ interface RememberedLook {
 	reportedAt?: string;
 	/** The settings the counts were taken under (Watch.settings). */
 	settings?: string;
+	/** Track Objects Across Looks: the key's tracks. */
+	tracking?: TrackingState;
 }
 
 export interface Change {
@@ -136,7 +140,7 @@ const OPTION_LABELS = { cooldownScope: 'Cooldown Scope', departureAfterLooks: 'D
 export function compareWithPreviousLook(
 	store: IDataObject,
 	watch: Watch,
-	current: { counts: Counts; zones?: Record<string, Counts> },
+	current: { counts: Counts; zones?: Record<string, Counts>; tracking?: (previous: TrackingState | undefined) => TrackingState },
 	now: number,
 ): Comparison {
 	const looks = (store.looks ??= {}) as Record<string, RememberedLook>;
@@ -191,6 +195,8 @@ export function compareWithPreviousLook(
 	const zones = current.zones && Object.entries(current.zones).map(([zone, counts]) => [zone, judge(zone, previous?.zones?.[zone] ?? {}, counts)] as const);
 	const changed = startedCooldowns.size > 0;
 
+	// a look under other settings starts its tracks anew, as it does its counts
+	const tracking = current.tracking?.(comparing ? previous.tracking : undefined);
 	const nowIso = new Date(now).toISOString();
 	const cooldowns = { ...runningCooldowns };
 	if (watch.cooldownMs > 0) for (const name of startedCooldowns) cooldowns[name] = nowIso;
@@ -202,6 +208,7 @@ export function compareWithPreviousLook(
 		...(Object.keys(lowerFor).length > 0 ? { lowerFor } : {}),
 		...(earlierCooldown ? { reportedAt: earlierCooldown } : {}),
 		...(watch.settings !== undefined ? { settings: watch.settings } : {}),
+		...(tracking ? { tracking } : {}),
 	};
 	const size = lengthWithout(looks, watch.key, previous) + entryLength(watch.key, look);
 	// defined first, so a key such as "__proto__" is a key like any other; then assigned, as n8n

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ClassifyResult } from '../contract';
-import { numberFromText, shownValue, truncate } from '../parameters/readers';
+import { namedEntries, numberFromText, shownValue, truncate } from '../parameters/readers';
 import type { DetectionOptions, DetectionStep, LabelMinimums } from './types';
 
 const OPTION = 'Minimum Confidence per Label';
@@ -58,20 +58,7 @@ export function readLabelMinimums(this: IExecuteFunctions, itemIndex: number, op
 	const fail = (message: string): never => {
 		throw new NodeOperationError(this.getNode(), `${OPTION}: ${message}`, { itemIndex, description: FORMAT });
 	};
-	const entries: Array<[string, unknown]> =
-		typeof value === 'string' || Array.isArray(value)
-			? (typeof value === 'string' ? value.split(',') : value)
-					.map((entry) => (typeof entry === 'string' ? entry.trim() : entry))
-					.filter((entry) => entry !== '')
-					.map((entry) => {
-						const text = typeof entry === 'string' ? entry : '';
-						const colon = text.lastIndexOf(':');
-						if (colon === -1) return fail(`${shownValue(entry)} is not label: minimum`);
-						return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()];
-					})
-			: typeof value === 'object'
-				? Object.entries(value)
-				: fail(`${shownValue(value)} is not a list of label: minimum`);
+	const entries = namedEntries(value, 'label: minimum', fail);
 	const minimums: LabelMinimums = { byLabel: [] };
 	const seen = new Set<string>();
 	for (const [label, raw] of entries) {

@@ -11,6 +11,8 @@ import { ignoreRegions } from './ignoreRegions';
 import { labelMinimums, readLabelMinimums } from './labelMinimums';
 import { ignoreTheseLabels, onlyTheseLabels, readLabelFilters } from './labels';
 import { MAX_OBJECTS_BOUNDS, maxObjects } from './maxObjects';
+import type { TrackedObject, TrackingResult, TrackingState } from './tracking';
+import { newTrackingState, trackObjects } from './tracking';
 import type { DetectionOptions, DetectionStep, PlacedDetection } from './types';
 import { imageFacts, placeDetection, readZoneAndSizeOptions, zonesAndSizes, zonesPastTheImage } from './zones';
 
@@ -58,7 +60,7 @@ export function runDetectionPipeline(
 	picture: StoredPicture | undefined,
 	options: DetectionOptions,
 	watch?: { watch: Watch; store: IDataObject; now: number },
-): { results: DetectionResults; leftOut: LeftOutCounts; warnings: string[]; comparison?: Comparison } {
+): { results: DetectionResults; leftOut: LeftOutCounts; warnings: string[]; comparison?: Comparison; tracking?: TrackingResult } {
 	const image = imageFacts(options.zonesAndSizes, picture);
 	let detections = answer.detections.map((detection) => placeDetection(detection, image, options.zonesAndSizes.anchor));
 	const leftOut: LeftOutCounts = {};
@@ -70,6 +72,25 @@ export function runDetectionPipeline(
 	const results: DetectionResults = { detections, ...countDetections(detections, answer.labelsCount, image) };
 	const warnings = zonesPastTheImage(options.zonesAndSizes, image.size);
 	if (!watch) return { results, leftOut, warnings };
-	const counts = { counts: results.countsByLabel, ...(results.countsByZone ? { zones: results.countsByZone } : {}) };
-	return { results, leftOut, warnings, comparison: compareWithPreviousLook(watch.store, watch.watch, counts, watch.now) };
+	let tracked: ReturnType<typeof trackObjects> | undefined;
+	const settings = watch.watch.tracking;
+	const tracking =
+		settings &&
+		((previous: TrackingState | undefined) => {
+			// a copy: the stored tracks may be n8n's proxy of the saved static data
+			const state = previous ? (JSON.parse(JSON.stringify(previous)) as TrackingState) : newTrackingState(watch.now);
+			tracked = trackObjects(state, trackable(detections), settings, watch.now);
+			return state;
+		});
+	const look = { counts: results.countsByLabel, ...(results.countsByZone ? { zones: results.countsByZone } : {}), ...(tracking ? { tracking } : {}) };
+	const comparison = compareWithPreviousLook(watch.store, watch.watch, look, watch.now);
+	if (!tracked) return { results, leftOut, warnings, comparison };
+	const tracks = tracked.detections;
+	const trackedResults = { ...results, detections: detections.map((detection, index) => ({ ...detection, ...tracks[index] })) };
+	return { results: trackedResults, leftOut, warnings, comparison, tracking: tracked.result };
+}
+
+/** The detections as tracking sees them: each box in fractions of the image (tracking needs the image's size: requireSize). */
+function trackable(detections: PlacedDetection[]): TrackedObject[] {
+	return detections.map(({ label, relativeBox, zones }) => ({ label, relativeBox: relativeBox!, ...(zones ? { zones } : {}) }));
 }

@@ -38,6 +38,8 @@ export interface ZoneAndSizeOptions {
 	/** A box's width ÷ height, as the picture is seen. */
 	minAspectRatio?: number;
 	maxAspectRatio?: number;
+	/** Track Objects Across Looks is on: it matches boxes in fractions of the image. */
+	tracked?: true;
 }
 
 /** Minimum Confidence per Label: [label, minimum] pairs (a list, so the settings' fingerprint sees them), and the minimum of the labels not named. */

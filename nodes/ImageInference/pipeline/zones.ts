@@ -81,7 +81,8 @@ export function readZoneAndSizeOptions(this: IExecuteFunctions, itemIndex: numbe
 	if (minAspectRatio !== undefined && maxAspectRatio !== undefined && minAspectRatio > maxAspectRatio) {
 		fail(`Min Aspect Ratio (${minAspectRatio}) is larger than Max Aspect Ratio (${maxAspectRatio})`, 'Both are a box’s width divided by its height: make Min Aspect Ratio the smaller one.');
 	}
-	return { zones, ...(ignoreRegions.length ? { ignoreRegions } : {}), units, anchor, onlyInZones, minSize, maxSize, minAspectRatio, maxAspectRatio };
+	const tracked = readOptionalBoolean.call(this, itemIndex, options, 'trackObjects', 'Track Objects Across Looks') === true;
+	return { zones, ...(ignoreRegions.length ? { ignoreRegions } : {}), units, anchor, onlyInZones, minSize, maxSize, minAspectRatio, maxAspectRatio, ...(tracked ? { tracked } : {}) };
 }
 
 function readZones(value: unknown, units: ZoneAndSizeOptions['units'], fail: (message: string, description: string) => never): Zone[] {
@@ -215,6 +216,7 @@ function optionNeedingImageSize(options: ZoneAndSizeOptions): string | undefined
 	if (options.zones.length && options.units === 'relative') return 'Zones in relative coordinates';
 	if (options.ignoreRegions && options.units === 'relative') return 'Ignore Regions in relative coordinates';
 	if (options.zones.some(({ rules }) => rules?.minSize !== undefined || rules?.maxSize !== undefined)) return 'A zone’s Min / Max Object Size';
+	if (options.tracked) return 'Track Objects Across Looks';
 	return undefined;
 }
 

@@ -15,6 +15,7 @@ import { readWatch, settingsFingerprint } from '../../pipeline/comparison';
 import { servicePicture, uprightSize } from '../../pipeline/geometry';
 import type { DetectionResults } from '../../pipeline/steps';
 import { readDetectionOptions, runDetectionPipeline } from '../../pipeline/steps';
+import { readTracking } from '../../pipeline/tracking';
 import type { DetectionOptions, ZoneAndSizeOptions } from '../../pipeline/types';
 import { checkSizeKnowable, needsImageSize, requireSize } from '../../pipeline/zones';
 import { predict } from '../predict';
@@ -65,6 +66,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 		annotated: imageFields.annotated !== undefined && request.annotate !== false,
 	});
 	const watch = readWatch.call(this, itemIndex, options);
+	const zoneNames = detections.zonesAndSizes.zones.map((zone) => zone.name);
+	const tracking = readTracking.call(this, itemIndex, options, watch !== undefined, zoneNames);
 	return {
 		request,
 		detections,
@@ -76,7 +79,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 			readOptionalBoolean.call(this, itemIndex, options, 'includeImagesWithoutObjects', 'Include Images Without Objects') ?? false,
 		imageFields,
 		// a look taken under other settings counts other things: it is a new baseline, not a change
-		watch: watch && { ...watch, settings: settingsFingerprint(request.confidence ?? null, detections) },
+		watch: watch && { ...watch, settings: settingsFingerprint(request.confidence ?? null, detections), ...(tracking ? { tracking } : {}) },
 	};
 }
 
@@ -138,7 +141,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 
 	requireSize.call(this, plan.itemIndex, fields.detections.zonesAndSizes, size, 'afterAnswer');
 	const watch = fields.watch && { watch: fields.watch, store: this.getWorkflowStaticData('node'), now: Date.now() };
-	const { results, leftOut, warnings: zoneWarnings, comparison } = runDetectionPipeline(result, boxesIn, fields.detections, watch);
+	const { results, leftOut, warnings: zoneWarnings, comparison, tracking } = runDetectionPipeline(result, boxesIn, fields.detections, watch);
 	warnings.push(...zoneWarnings);
 	context.hints.image(plan, size);
 	if (result.detections.length === 0) context.hints.nothing(plan, fields.request.confidence);
@@ -150,6 +153,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 		...aboutTheImage(plan.image, size, plan.skippedFiles),
 		...(warnings.length ? { warnings } : {}),
 		...(comparison ? { comparison: { ...comparison } } : {}),
+		...(tracking ? { tracking: { ...tracking } } : {}),
 	};
 	return detectOutputItems(results, aboutImage, binary, plan.itemIndex, fields);
 }

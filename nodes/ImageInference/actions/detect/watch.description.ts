@@ -1,6 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { COOLDOWN_BOUNDS, DEFAULT_COOLDOWN_SCOPE, DEFAULT_DEPARTURE_AFTER_LOOKS, DEFAULT_WATCH_KEY, DEPARTURE_AFTER_LOOKS_BOUNDS, MAX_WATCH_KEYS } from '../../pipeline/comparison';
+import {
+	COUNT_AFTER_LOOKS_BOUNDS,
+	DEFAULT_ARRIVALS_PERIOD,
+	DEFAULT_COUNT_AFTER_LOOKS,
+	DEFAULT_KEEP_MISSED_LOOKS,
+	DEFAULT_MIN_OVERLAP,
+	KEEP_MISSED_LOOKS_BOUNDS,
+	MIN_OVERLAP_BOUNDS,
+	STAY_MINUTES_BOUNDS,
+} from '../../pipeline/tracking';
 import { ASPECT_RATIO_BOUNDS, DEFAULT_ZONE_ANCHOR, DEFAULT_ZONE_UNITS } from '../../pipeline/zones';
 
 /** A fraction of the image's area, as the node-wide and the zones' own Min / Max Object Size take it. */
@@ -210,5 +220,74 @@ export const watchOptions: INodeProperties[] = [
 		typeOptions: { minValue: DEPARTURE_AFTER_LOOKS_BOUNDS.min, maxValue: DEPARTURE_AFTER_LOOKS_BOUNDS.max, numberPrecision: 0 },
 		description: 'How many looks in a row a count must stay lower before the drop is reported: 2 ignores a detector that misses an object for one look',
 		displayOptions: { show: { compareWithPreviousLook: [true] } },
+	},
+	{
+		displayName: 'Track Objects Across Looks',
+		name: 'trackObjects',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to follow each object from one look of the Watch Key to the next: each detection gets a trackId, firstSeenAt and seenForSeconds, and tracking lists arrivals, departures with how long each stayed, and stays over a limit. Needs the image’s size.',
+		displayOptions: { show: { compareWithPreviousLook: [true] } },
+	},
+	{
+		displayName: 'Track Min Overlap',
+		name: 'trackMinOverlap',
+		type: 'number',
+		default: DEFAULT_MIN_OVERLAP,
+		typeOptions: { minValue: MIN_OVERLAP_BOUNDS.min, maxValue: MIN_OVERLAP_BOUNDS.max, numberPrecision: 2 },
+		description:
+			'How much a box must overlap the object’s box in the look before to be the same object (intersection over union, 0–1). Lower it when objects move between looks; 0 takes any overlap.',
+		displayOptions: { show: { compareWithPreviousLook: [true], trackObjects: [true] } },
+	},
+	{
+		displayName: 'Track Kept Through Missed Looks',
+		name: 'trackKeepMissedLooks',
+		type: 'number',
+		default: DEFAULT_KEEP_MISSED_LOOKS,
+		typeOptions: { minValue: KEEP_MISSED_LOOKS_BOUNDS.min, maxValue: KEEP_MISSED_LOOKS_BOUNDS.max, numberPrecision: 0 },
+		description:
+			'How many looks in a row an object may be missing (someone walks in front of the car) and keep its trackId; missing for one more, it has departed. 0: departed at the first look without it.',
+		displayOptions: { show: { compareWithPreviousLook: [true], trackObjects: [true] } },
+	},
+	{
+		displayName: 'Arrival After Looks',
+		name: 'trackCountAfterLooks',
+		type: 'number',
+		default: DEFAULT_COUNT_AFTER_LOOKS,
+		typeOptions: { minValue: COUNT_AFTER_LOOKS_BOUNDS.min, maxValue: COUNT_AFTER_LOOKS_BOUNDS.max, numberPrecision: 0 },
+		description: 'How many looks in a row a new object must be seen before it counts as an arrival: 2 sends nothing for one false detection',
+		displayOptions: { show: { compareWithPreviousLook: [true], trackObjects: [true] } },
+	},
+	{
+		displayName: 'Report Stays Longer Than (Minutes)',
+		name: 'reportStaysLongerThan',
+		type: 'number',
+		default: 10,
+		typeOptions: { minValue: STAY_MINUTES_BOUNDS.min, maxValue: STAY_MINUTES_BOUNDS.max, numberPrecision: 1 },
+		description:
+			'List in tracking.overstays each object seen for longer than this. An object’s stay is reported as new once (alreadyReported false, counted in tracking.newOverstayCount), so an IF on it alerts once per stay.',
+		displayOptions: { show: { compareWithPreviousLook: [true], trackObjects: [true] } },
+	},
+	{
+		displayName: 'Stay Limits per Zone',
+		name: 'zoneStayLimits',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. no-parking: 10, gate: 2',
+		description: 'Zone: minutes pairs, comma-separated: an object whose anchor has been in the zone longer than its minutes is listed in tracking.overstays with the zone',
+		displayOptions: { show: { compareWithPreviousLook: [true], trackObjects: [true] } },
+	},
+	{
+		displayName: 'Count Arrivals',
+		name: 'countArrivalsPer',
+		type: 'options',
+		options: [
+			{ name: 'Since the First Look', value: 'firstLook', description: 'The counts (tracking.arrivalsByLabel) hold every arrival since the key’s first tracked look' },
+			{ name: 'Per Day', value: 'day', description: 'The counts start again each day, in the workflow’s time zone' },
+		],
+		default: DEFAULT_ARRIVALS_PERIOD,
+		description: 'What tracking.arrivalsByLabel and arrivalsByZone count: how many objects came, not how many photos showed them',
+		displayOptions: { show: { compareWithPreviousLook: [true], trackObjects: [true] } },
 	},
 ];

@@ -1,0 +1,418 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { namedEntries, numberFromText, readChoice, readOptionalBoolean, readOptionalNumber, shownValue, truncate } from '../parameters/readers';
+import type { Box } from './geometry';
+
+type Counts = Record<string, number>;
+
+/**
+ * Track Objects Across Looks: the same object from one look of a Watch Key to the next, by its
+ * label and how much its box overlaps (intersection over union, in fractions of the image), and how
+ * long it has stayed. Not re-identification: an object that leaves and comes back is a new track.
+ */
+
+/** The most tracks a key keeps; the objects past it in a look are not tracked (`untracked`). */
+export const MAX_TRACKS = 100;
+export const MIN_OVERLAP_BOUNDS = { min: 0, max: 1 };
+export const DEFAULT_MIN_OVERLAP = 0.3;
+export const KEEP_MISSED_LOOKS_BOUNDS = { min: 0, max: 100, integer: true };
+export const DEFAULT_KEEP_MISSED_LOOKS = 1;
+export const COUNT_AFTER_LOOKS_BOUNDS = { min: 1, max: 100, integer: true };
+export const DEFAULT_COUNT_AFTER_LOOKS = 1;
+/** From 6 seconds to a week. */
+export const STAY_MINUTES_BOUNDS = { min: 0.1, max: 10_080 };
+export const ARRIVALS_PERIODS = ['firstLook', 'day'] as const;
+export type ArrivalsPeriod = (typeof ARRIVALS_PERIODS)[number];
+export const DEFAULT_ARRIVALS_PERIOD: ArrivalsPeriod = 'firstLook';
+
+export interface TrackingSettings {
+	/** The least intersection over union for a detection to continue a track; above 0 always. */
+	minOverlap: number;
+	/** How many looks in a row a track may be missing and still continue. */
+	keepMissedLooks: number;
+	/** How many looks in a row a new track must be seen before it counts as an arrival. */
+	countAfterLooks: number;
+	/** Report Stays Longer Than, for the whole image, in milliseconds. */
+	stayLimitMs?: number;
+	/** The same per zone: [zone, milliseconds]. */
+	zoneStayLimitsMs: Array<[zone: string, ms: number]>;
+	arrivalsPeriod: ArrivalsPeriod;
+	/** The workflow's time zone: where a day of arrivals starts. */
+	timeZone: string;
+}
+
+/** A track as the static data keeps it: times in epoch milliseconds, the box in fractions to 4 decimals. */
+export interface StoredTrack {
+	id: number;
+	label: string;
+	box: [x: number, y: number, width: number, height: number];
+	firstSeen: number;
+	lastSeen: number;
+	/** Looks in a row it was seen in (counted up to Count After Looks). */
+	seenLooks: number;
+	/** Looks in a row it was missing from. */
+	missedLooks: number;
+	/** Whether it counted as an arrival. */
+	arrived: boolean;
+	/** Each zone its anchor is in, and since when. */
+	zones: Record<string, number>;
+	/** The stays already reported as over their limit: "" for the whole image, else the zone. */
+	overstaysReported: string[];
+}
+
+export interface TrackingState {
+	nextId: number;
+	tracks: StoredTrack[];
+	arrivals: {
+		since: number;
+		day?: string;
+		byLabel: Counts;
+		byZone: Record<string, Counts>;
+	};
+}
+
+/** What tracking needs of a kept detection: its label, its box in fractions of the image, the zones its anchor is in. */
+export interface TrackedObject {
+	label: string;
+	relativeBox: Box;
+	zones?: string[];
+}
+
+/** What each detection of the look gains. */
+export interface DetectionTrack {
+	trackId: number | null;
+	firstSeenAt: string | null;
+	seenForSeconds: number | null;
+	/** Seconds its anchor has been in each zone it is in (with zones set). */
+	secondsInZones?: Record<string, number>;
+}
+
+export interface TrackSummary {
+	trackId: number;
+	label: string;
+	zones: string[];
+}
+
+export interface Departure extends TrackSummary {
+	firstSeenAt: string;
+	lastSeenAt: string;
+	stayedSeconds: number;
+}
+
+export interface Overstay extends TrackSummary {
+	/** null: the stay in the image; else the stay in this zone. */
+	zone: string | null;
+	stayedSeconds: number;
+	limitMinutes: number;
+	/** false on the look its stay first passed the limit: an IF on it alerts once per stay. */
+	alreadyReported: boolean;
+}
+
+export interface TrackingResult {
+	arrivals: TrackSummary[];
+	departed: Departure[];
+	overstays: Overstay[];
+	newOverstayCount: number;
+	arrivalsByLabel: Counts;
+	arrivalsByZone?: Record<string, Counts>;
+	/** Since when the arrivals are counted (ISO time): the key's first tracked look, or the day's start of counting. */
+	arrivalsSince: string;
+	tracked: number;
+	/** Objects of this look past the MAX_TRACKS a key keeps. */
+	untracked: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const seconds = (ms: number) => Math.round(ms / 1000);
+const rounded = (value: number) => Math.round(value * 10_000) / 10_000;
+
+/** Intersection over union of two boxes. */
+export function overlap(a: readonly number[], b: readonly number[]): number {
+	const width = Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0]);
+	const height = Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]);
+	if (width <= 0 || height <= 0) return 0;
+	const shared = width * height;
+	return shared / (a[2] * a[3] + b[2] * b[3] - shared);
+}
+
+/** The date in the time zone, as YYYY-MM-DD. */
+function dayIn(timeZone: string, ms: number): string {
+	return new Intl.DateTimeFormat('en-CA', {
+		timeZone,
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+	}).format(ms);
+}
+
+/**
+ * One look of a key: each detection continues the track it overlaps most (same label, overlap at
+ * least the minimum), greedily from the largest overlap down, so each track and each detection is
+ * matched at most once and the result does not depend on the detections' order; ties go to the
+ * older track. `state` is changed in place.
+ */
+export function trackObjects(
+	state: TrackingState,
+	objects: TrackedObject[],
+	settings: TrackingSettings,
+	now: number,
+): { detections: DetectionTrack[]; result: TrackingResult } {
+	if (settings.arrivalsPeriod === 'day') {
+		const day = dayIn(settings.timeZone, now);
+		if (state.arrivals.day !== day) state.arrivals = { since: now, day, byLabel: {}, byZone: {} };
+	} else if (state.arrivals.day !== undefined) state.arrivals = { since: now, byLabel: {}, byZone: {} };
+
+	const boxes = objects.map(({ relativeBox: box }) => [box.x, box.y, box.width, box.height]);
+	const pairs: Array<{ track: number; object: number; overlap: number }> = [];
+	state.tracks.forEach((track, trackIndex) => {
+		objects.forEach((object, objectIndex) => {
+			if (object.label !== track.label) return;
+			const shared = overlap(track.box, boxes[objectIndex]);
+			if (shared > 0 && shared >= settings.minOverlap) pairs.push({ track: trackIndex, object: objectIndex, overlap: shared });
+		});
+	});
+	pairs.sort((a, b) => b.overlap - a.overlap || state.tracks[a.track].id - state.tracks[b.track].id || a.object - b.object);
+	const trackOf = new Map<number, StoredTrack>();
+	const matchedTracks = new Set<number>();
+	for (const pair of pairs) {
+		if (matchedTracks.has(pair.track) || trackOf.has(pair.object)) continue;
+		matchedTracks.add(pair.track);
+		trackOf.set(pair.object, state.tracks[pair.track]);
+	}
+
+	const departed: Departure[] = [];
+	const kept: StoredTrack[] = [];
+	state.tracks.forEach((track, trackIndex) => {
+		if (!matchedTracks.has(trackIndex)) {
+			track.missedLooks += 1;
+			if (!track.arrived) track.seenLooks = 0;
+		}
+		if (track.missedLooks <= settings.keepMissedLooks) kept.push(track);
+		else if (track.arrived) {
+			departed.push({
+				...summary(track),
+				firstSeenAt: iso(track.firstSeen),
+				lastSeenAt: iso(track.lastSeen),
+				stayedSeconds: seconds(track.lastSeen - track.firstSeen),
+			});
+		}
+	});
+	state.tracks = kept;
+
+	let untracked = 0;
+	const arrivals: TrackSummary[] = [];
+	const overstays: Overstay[] = [];
+	const detections = objects.map((object, objectIndex): DetectionTrack => {
+		let track = trackOf.get(objectIndex);
+		if (!track) {
+			if (state.tracks.length >= MAX_TRACKS) {
+				untracked += 1;
+				return {
+					trackId: null,
+					firstSeenAt: null,
+					seenForSeconds: null,
+					...(object.zones ? { secondsInZones: {} } : {}),
+				};
+			}
+			track = {
+				id: state.nextId++,
+				label: object.label,
+				box: [0, 0, 0, 0],
+				firstSeen: now,
+				lastSeen: now,
+				seenLooks: 0,
+				missedLooks: 0,
+				arrived: false,
+				zones: {},
+				overstaysReported: [],
+			};
+			state.tracks.push(track);
+		}
+		const [x, y, width, height] = boxes[objectIndex];
+		track.box = [rounded(x), rounded(y), rounded(width), rounded(height)];
+		track.lastSeen = now;
+		track.missedLooks = 0;
+		track.seenLooks = Math.min(track.seenLooks + 1, settings.countAfterLooks);
+		track.zones = Object.fromEntries((object.zones ?? []).map((zone) => [zone, track.zones[zone] ?? now]));
+		if (!track.arrived && track.seenLooks >= settings.countAfterLooks) {
+			track.arrived = true;
+			arrivals.push(summary(track));
+			state.arrivals.byLabel[track.label] = (state.arrivals.byLabel[track.label] ?? 0) + 1;
+			for (const zone of Object.keys(track.zones)) {
+				const counts = (state.arrivals.byZone[zone] ??= {});
+				counts[track.label] = (counts[track.label] ?? 0) + 1;
+			}
+		}
+		if (track.arrived) overstays.push(...overstaysOf(track, settings, now));
+		return {
+			trackId: track.id,
+			firstSeenAt: iso(track.firstSeen),
+			seenForSeconds: seconds(now - track.firstSeen),
+			...(object.zones
+				? {
+						secondsInZones: Object.fromEntries(Object.entries(track.zones).map(([zone, since]) => [zone, seconds(now - since)])),
+					}
+				: {}),
+		};
+	});
+
+	const zoned = objects.some((object) => object.zones !== undefined);
+	return {
+		detections,
+		result: {
+			arrivals,
+			departed,
+			overstays,
+			newOverstayCount: overstays.filter((stay) => !stay.alreadyReported).length,
+			arrivalsByLabel: { ...state.arrivals.byLabel },
+			...(zoned || Object.keys(state.arrivals.byZone).length > 0 ? { arrivalsByZone: copyOfZoneCounts(state.arrivals.byZone) } : {}),
+			arrivalsSince: iso(state.arrivals.since),
+			tracked: state.tracks.length,
+			untracked,
+		},
+	};
+}
+
+function summary(track: StoredTrack): TrackSummary {
+	return {
+		trackId: track.id,
+		label: track.label,
+		zones: Object.keys(track.zones),
+	};
+}
+
+function copyOfZoneCounts(byZone: Record<string, Counts>): Record<string, Counts> {
+	return Object.fromEntries(Object.entries(byZone).map(([zone, counts]) => [zone, { ...counts }]));
+}
+
+/** The track's stays over their limits: in the image, and in each zone with a limit of its own. */
+function overstaysOf(track: StoredTrack, settings: TrackingSettings, now: number): Overstay[] {
+	const stays: Array<[zone: string | null, since: number, limitMs: number]> = [];
+	if (settings.stayLimitMs !== undefined) stays.push([null, track.firstSeen, settings.stayLimitMs]);
+	for (const [zone, limitMs] of settings.zoneStayLimitsMs) {
+		if (track.zones[zone] !== undefined) stays.push([zone, track.zones[zone], limitMs]);
+	}
+	return stays
+		.filter(([, since, limitMs]) => now - since > limitMs)
+		.map(([zone, since, limitMs]) => {
+			const name = zone ?? '';
+			const alreadyReported = track.overstaysReported.includes(name);
+			if (!alreadyReported) track.overstaysReported.push(name);
+			return {
+				...summary(track),
+				zone,
+				stayedSeconds: seconds(now - since),
+				limitMinutes: limitMs / 60_000,
+				alreadyReported,
+			};
+		});
+}
+
+/** A key's tracking before its first tracked look. */
+export function newTrackingState(now: number): TrackingState {
+	return {
+		nextId: 1,
+		tracks: [],
+		arrivals: { since: now, byLabel: {}, byZone: {} },
+	};
+}
+
+const LABELS = {
+	trackObjects: 'Track Objects Across Looks',
+	minOverlap: 'Track Min Overlap',
+	keepMissedLooks: 'Track Kept Through Missed Looks',
+	countAfterLooks: 'Arrival After Looks',
+	stayLimit: 'Report Stays Longer Than (Minutes)',
+	zoneStayLimits: 'Stay Limits per Zone',
+	arrivalsPeriod: 'Count Arrivals',
+} as const;
+const TRACKING_OPTIONS = [
+	'trackMinOverlap',
+	'trackKeepMissedLooks',
+	'trackCountAfterLooks',
+	'reportStaysLongerThan',
+	'zoneStayLimits',
+	'countArrivalsPer',
+] as const;
+
+/**
+ * Reads Track Objects Across Looks and its options of one item, before any request. `compare`:
+ * whether Compare With Previous Look is on (tracking keeps its tracks in the look of the Watch
+ * Key); `zones`: the names of the zones set.
+ */
+export function readTracking(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	compare: boolean,
+	zones: string[],
+): TrackingSettings | undefined {
+	const fail = (message: string, description: string): never => {
+		throw new NodeOperationError(this.getNode(), message, {
+			itemIndex,
+			description,
+		});
+	};
+	if (!readOptionalBoolean.call(this, itemIndex, options, 'trackObjects', LABELS.trackObjects)) {
+		const set = TRACKING_OPTIONS.filter((name) => options[name] !== undefined);
+		if (set.length > 0)
+			fail(
+				`${set.map((name) => optionLabel(name)).join(' and ')} set without ${LABELS.trackObjects}`,
+				`Turn ${LABELS.trackObjects} on, or remove the option: it only applies to tracking.`,
+			);
+		return undefined;
+	}
+	if (!compare)
+		fail(
+			`${LABELS.trackObjects} is on without Compare With Previous Look`,
+			'Turn Compare With Previous Look on: the tracks are kept with the Watch Key’s last look.',
+		);
+	const minutes = readOptionalNumber.call(this, itemIndex, options, 'reportStaysLongerThan', LABELS.stayLimit, STAY_MINUTES_BOUNDS);
+	return {
+		minOverlap: readOptionalNumber.call(this, itemIndex, options, 'trackMinOverlap', LABELS.minOverlap, MIN_OVERLAP_BOUNDS) ?? DEFAULT_MIN_OVERLAP,
+		keepMissedLooks:
+			readOptionalNumber.call(this, itemIndex, options, 'trackKeepMissedLooks', LABELS.keepMissedLooks, KEEP_MISSED_LOOKS_BOUNDS) ?? DEFAULT_KEEP_MISSED_LOOKS,
+		countAfterLooks:
+			readOptionalNumber.call(this, itemIndex, options, 'trackCountAfterLooks', LABELS.countAfterLooks, COUNT_AFTER_LOOKS_BOUNDS) ?? DEFAULT_COUNT_AFTER_LOOKS,
+		...(minutes !== undefined ? { stayLimitMs: minutes * 60_000 } : {}),
+		zoneStayLimitsMs: readZoneStayLimits(options.zoneStayLimits, zones, (message) =>
+			fail(
+				`${LABELS.zoneStayLimits}: ${message}`,
+				`Write each entry as zone: minutes, separated by commas, naming zones set under Zones, e.g. "no-parking: 10, gate: 2".`,
+			),
+		),
+		arrivalsPeriod: readChoice(this, itemIndex, options.countArrivalsPer ?? DEFAULT_ARRIVALS_PERIOD, ARRIVALS_PERIODS, LABELS.arrivalsPeriod),
+		timeZone: this.getTimezone(),
+	};
+}
+
+function optionLabel(name: (typeof TRACKING_OPTIONS)[number]): string {
+	const labels: Record<(typeof TRACKING_OPTIONS)[number], string> = {
+		trackMinOverlap: LABELS.minOverlap,
+		trackKeepMissedLooks: LABELS.keepMissedLooks,
+		trackCountAfterLooks: LABELS.countAfterLooks,
+		reportStaysLongerThan: LABELS.stayLimit,
+		zoneStayLimits: LABELS.zoneStayLimits,
+		countArrivalsPer: LABELS.arrivalsPeriod,
+	};
+	return labels[name];
+}
+
+function readZoneStayLimits(value: unknown, zones: string[], fail: (message: string) => never): Array<[string, number]> {
+	if (value === undefined || value === null) return [];
+	const seen = new Set<string>();
+	return namedEntries(value, 'zone: minutes', fail).map(([zone, raw]) => {
+		if (!zones.includes(zone))
+			fail(`"${truncate(zone, 40)}" is not a zone set under Zones${zones.length ? ` (${zones.map((name) => `"${truncate(name, 40)}"`).join(', ')})` : ''}`);
+		if (seen.has(zone)) fail(`"${truncate(zone, 40)}" is given twice`);
+		seen.add(zone);
+		const minutes = numberFromText(raw);
+		if (typeof minutes !== 'number' || !(minutes >= STAY_MINUTES_BOUNDS.min && minutes <= STAY_MINUTES_BOUNDS.max)) {
+			return fail(
+				`the limit for "${truncate(zone, 40)}" must be a number of minutes from ${STAY_MINUTES_BOUNDS.min} to ${STAY_MINUTES_BOUNDS.max}, got ${shownValue(raw)}`,
+			);
+		}
+		return [zone, minutes * 60_000];
+	});
+}

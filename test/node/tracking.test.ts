@@ -1,0 +1,248 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { CAMERA, cameraFrame } from '../harness/images';
+import { detectParameters, failureOf, useServer } from './setup';
+
+type Detection = {
+	label: string;
+	confidence: number;
+	x: number;
+	y: number;
+	width: number;
+	height: number;
+};
+type Tracked = {
+	label: string;
+	trackId: number | null;
+	firstSeenAt: string | null;
+	seenForSeconds: number | null;
+	secondsInZones?: Record<string, number>;
+};
+
+// The service's boxes are scripted here: tracking is under test, not the detector. The camera's
+// frame gives the node the image's size (CAMERA), as a snapshot would.
+const { width: W, height: H } = CAMERA;
+const frame = () => ({
+	binary: {
+		data: {
+			bytes: cameraFrame('empty'),
+			fileName: 'snapshot.png',
+			mimeType: 'image/png',
+		},
+	},
+});
+const car = (x: number, y = 0.6): Detection => ({
+	label: 'car',
+	confidence: 0.9,
+	x: Math.round(x * W),
+	y: Math.round(y * H),
+	width: Math.round(0.2 * W),
+	height: Math.round(0.15 * H),
+});
+const bay = {
+	zones: { zone: [{ name: 'no-parking', points: '0,0.5 0.5,0.5 0.5,1 0,1' }] },
+	zoneAnchor: 'bottomCenter',
+};
+const tracking = (extra: IDataObject = {}) => ({
+	compareWithPreviousLook: true,
+	watchKey: 'bay camera',
+	trackObjects: true,
+	outputImages: 'none',
+	...bay,
+	...extra,
+});
+
+describe('Track Objects Across Looks, through the node', () => {
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+	const answer = (detections: Detection[]) =>
+		server().addFault({
+			match: { kind: 'detect' },
+			times: 1,
+			action: {
+				type: 'status',
+				status: 200,
+				body: { detections, image: null },
+			},
+		});
+
+	it('keeps each car’s id across looks kept in static data, reports the overstay once and the departure with its stay', async () => {
+		const staticData: IDataObject = {};
+		let now = Date.parse('2026-11-27T08:00:00.000Z');
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+		try {
+			const look = async (detections: Detection[], minutesLater: number) => {
+				now += minutesLater * 60_000;
+				answer(detections);
+				const options = tracking({
+					reportStaysLongerThan: 10,
+					zoneStayLimits: 'no-parking: 5',
+				});
+				const { items, staticDataSaved } = await run(detectParameters(server(), { options }), [frame()], { staticData });
+				expect(staticDataSaved).toBe(true);
+				return items[0].json as IDataObject & {
+					detections: Tracked[];
+					tracking: IDataObject;
+				};
+			};
+			const first = await look([car(0.1), car(0.6)], 0);
+			expect(
+				first.detections.map(({ trackId, seenForSeconds, secondsInZones }) => ({
+					trackId,
+					seenForSeconds,
+					secondsInZones,
+				})),
+			).toEqual([
+				{ trackId: 1, seenForSeconds: 0, secondsInZones: { 'no-parking': 0 } },
+				{ trackId: 2, seenForSeconds: 0, secondsInZones: {} },
+			]);
+			expect(first.tracking).toMatchObject({
+				arrivals: [
+					{ trackId: 1, label: 'car', zones: ['no-parking'] },
+					{ trackId: 2, label: 'car', zones: [] },
+				],
+				arrivalsByLabel: { car: 2 },
+				arrivalsByZone: { 'no-parking': { car: 1 } },
+				overstays: [],
+				newOverstayCount: 0,
+			});
+			// the service lists them the other way round, the cars a little moved
+			const second = await look([car(0.61), car(0.11)], 3);
+			expect(second.detections.map((detection) => detection.trackId)).toEqual([2, 1]);
+			// the parked car missed for a look keeps its id
+			await look([car(0.6)], 3);
+			const back = await look([car(0.1), car(0.6)], 1);
+			expect(back.detections.map((detection) => [detection.trackId, detection.seenForSeconds])).toEqual([
+				[1, 420],
+				[2, 420],
+			]);
+			expect(back.tracking).toMatchObject({
+				overstays: [
+					{
+						trackId: 1,
+						zone: 'no-parking',
+						stayedSeconds: 420,
+						limitMinutes: 5,
+						alreadyReported: false,
+					},
+				],
+				newOverstayCount: 1,
+			});
+			const still = await look([car(0.1), car(0.6)], 4);
+			// both cars past 10 minutes in the image: two new stays; the bay's is reported already
+			expect(still.tracking).toMatchObject({
+				newOverstayCount: 2,
+				overstays: [
+					{
+						trackId: 1,
+						zone: null,
+						stayedSeconds: 660,
+						alreadyReported: false,
+					},
+					{ trackId: 1, zone: 'no-parking', alreadyReported: true },
+					{ trackId: 2, zone: null, alreadyReported: false },
+				],
+			});
+			await look([car(0.6)], 1);
+			const left = await look([car(0.6)], 1);
+			expect(left.tracking).toMatchObject({
+				departed: [
+					{
+						trackId: 1,
+						label: 'car',
+						zones: ['no-parking'],
+						firstSeenAt: '2026-11-27T08:00:00.000Z',
+						lastSeenAt: '2026-11-27T08:11:00.000Z',
+						stayedSeconds: 660,
+					},
+				],
+			});
+			// the comparison's own fields are as without tracking
+			expect(left.comparison).toMatchObject({
+				changed: false,
+				key: 'bay camera',
+			});
+		} finally {
+			clock.mockRestore();
+		}
+	});
+
+	it('one item per object: each carries its own trackId beside the look’s tracking', async () => {
+		answer([car(0.1), car(0.6)]);
+		const { items } = await run(
+			detectParameters(server(), {
+				options: tracking(),
+				outputItems: 'object',
+			}),
+			[frame()],
+			{ staticData: {} },
+		);
+		expect(items.map((item) => [item.json.trackId, (item.json.tracking as IDataObject).tracked])).toEqual([
+			[1, 2],
+			[2, 2],
+		]);
+	});
+
+	it('without Track Objects Across Looks, detections and the item have no tracking fields', async () => {
+		answer([car(0.1)]);
+		const { items } = await run(
+			detectParameters(server(), {
+				options: {
+					compareWithPreviousLook: true,
+					outputImages: 'none',
+					...bay,
+				},
+			}),
+			[frame()],
+			{ staticData: {} },
+		);
+		expect(items[0].json).not.toHaveProperty('tracking');
+		expect((items[0].json.detections as IDataObject[])[0]).not.toHaveProperty('trackId');
+	});
+
+	it('refuses what it cannot track, by the option’s name and the item, before any request', async () => {
+		const cases: Array<[IDataObject, string]> = [
+			[{ trackObjects: true }, 'Track Objects Across Looks is on without Compare With Previous Look'],
+			[{ compareWithPreviousLook: true, trackMinOverlap: 0.5 }, 'Track Min Overlap set without Track Objects Across Looks'],
+			[tracking({ trackMinOverlap: 1.5 }), 'Track Min Overlap must be a number from 0 to 1, got 1.5'],
+			[tracking({ trackKeepMissedLooks: 1.5 }), 'Track Kept Through Missed Looks must be a whole number from 0 to 100, got 1.5'],
+			[tracking({ trackCountAfterLooks: 0 }), 'Arrival After Looks must be a whole number from 1 to 100, got 0'],
+			[tracking({ reportStaysLongerThan: 0 }), 'Report Stays Longer Than (Minutes) must be a number from 0.1 to 10080, got 0'],
+			[tracking({ zoneStayLimits: 'gate: 5' }), 'Stay Limits per Zone: "gate" is not a zone set under Zones ("no-parking")'],
+			[tracking({ zoneStayLimits: 'no-parking: 5, no-parking: 6' }), 'Stay Limits per Zone: "no-parking" is given twice'],
+			[
+				tracking({ zoneStayLimits: 'no-parking: 0' }),
+				'Stay Limits per Zone: the limit for "no-parking" must be a number of minutes from 0.1 to 10080, got "0"',
+			],
+			[tracking({ countArrivalsPer: 'week' }), 'Count Arrivals'],
+		];
+		for (const [options, message] of cases) {
+			const failure = await failureOf(
+				run(detectParameters(server(), { options }), [frame(), frame()], {
+					staticData: {},
+				}),
+			);
+			expect([failure.message.startsWith(message), failure.message]).toEqual([true, expect.any(String)]);
+			expect(failure.itemIndex).toBe(0);
+		}
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it('an image URL without the annotated picture is refused unsent: tracking needs the image’s size', async () => {
+		const failure = await failureOf(
+			run(
+				detectParameters(server(), {
+					imageSource: 'url',
+					imageUrl: 'http://127.0.0.1:9/cam.jpg',
+					options: {
+						compareWithPreviousLook: true,
+						trackObjects: true,
+						outputImages: 'none',
+					},
+				}),
+				[{}],
+			),
+		);
+		expect(failure.message).toMatch(/^Track Objects Across Looks needs the image’s size/);
+		expect(server().requests).toHaveLength(0);
+	});
+});

@@ -1,0 +1,258 @@
+import type { TrackedObject, TrackingSettings, TrackingState } from '../../nodes/ImageInference/pipeline/tracking';
+import { MAX_TRACKS, newTrackingState, overlap, trackObjects } from '../../nodes/ImageInference/pipeline/tracking';
+
+const T0 = Date.parse('2026-11-27T08:00:00Z');
+const MINUTE = 60_000;
+const settingsOf = (overrides: Partial<TrackingSettings> = {}): TrackingSettings => ({
+	minOverlap: 0.3,
+	keepMissedLooks: 1,
+	countAfterLooks: 1,
+	zoneStayLimitsMs: [],
+	arrivalsPeriod: 'firstLook',
+	timeZone: 'UTC',
+	...overrides,
+});
+const object = (label: string, x: number, y: number, width = 0.2, height = 0.1, zones?: string[]): TrackedObject => ({
+	label,
+	relativeBox: { x, y, width, height },
+	...(zones ? { zones } : {}),
+});
+
+/** Looks of one key, a minute apart from T0 unless `at` says otherwise. */
+function watch(settings: TrackingSettings) {
+	const state: TrackingState = newTrackingState(T0);
+	let looks = 0;
+	return {
+		state,
+		look: (objects: TrackedObject[], at = T0 + looks * MINUTE) => {
+			looks += 1;
+			return trackObjects(state, objects, settings, at);
+		},
+	};
+}
+
+describe('overlap: intersection over union of two boxes', () => {
+	it('is 1 for the same box, 0 apart or touching, and shared ÷ union between', () => {
+		expect(overlap([0, 0, 2, 1], [0, 0, 2, 1])).toBe(1);
+		expect(overlap([0, 0, 1, 1], [1, 0, 1, 1])).toBe(0);
+		expect(overlap([0, 0, 1, 1], [0, 1, 1, 1])).toBe(0);
+		expect(overlap([0, 0, 1, 1], [3, 3, 1, 1])).toBe(0);
+		// 1 shared of 2 + 2 - 1
+		expect(overlap([0, 0, 2, 1], [1, 0, 2, 1])).toBeCloseTo(1 / 3, 10);
+		// a box inside another: its own area over the larger one's
+		expect(overlap([0, 0, 4, 4], [1, 1, 2, 2])).toBeCloseTo(4 / 16, 10);
+	});
+});
+
+describe('Track Objects Across Looks', () => {
+	it('two cars parked side by side keep their own ids, whatever order the service lists them in', () => {
+		const { look } = watch(settingsOf());
+		const first = look([object('car', 0.1, 0.5), object('car', 0.32, 0.5)]);
+		expect(first.detections.map((track) => track.trackId)).toEqual([1, 2]);
+		const second = look([object('car', 0.33, 0.51), object('car', 0.11, 0.49)]);
+		expect(second.detections.map((track) => track.trackId)).toEqual([2, 1]);
+		expect(second.detections[0]).toMatchObject({
+			firstSeenAt: '2026-11-27T08:00:00.000Z',
+			seenForSeconds: 60,
+		});
+		expect(second.result).toMatchObject({
+			arrivals: [],
+			departed: [],
+			tracked: 2,
+			untracked: 0,
+		});
+	});
+
+	it('a box overlapping two tracks continues the one it overlaps most; the other is missing', () => {
+		const { look } = watch(settingsOf({ minOverlap: 0.1 }));
+		look([object('car', 0.1, 0.5), object('car', 0.25, 0.5)]);
+		// overlaps car 1 by 0.15 of 0.2 width, car 2 by 0.1 of it
+		const next = look([object('car', 0.15, 0.5)]);
+		expect(next.detections.map((track) => track.trackId)).toEqual([1]);
+		expect(next.result.tracked).toBe(2);
+	});
+
+	it('an equal overlap goes to the older track', () => {
+		const { look } = watch(settingsOf());
+		look([object('car', 0.1, 0.5), object('car', 0.2, 0.5)]);
+		const next = look([object('car', 0.15, 0.5)]);
+		expect(next.detections.map((track) => track.trackId)).toEqual([1]);
+	});
+
+	it('the same place with another label, or an overlap under the minimum, is a new object', () => {
+		const { look } = watch(settingsOf({ minOverlap: 0.5 }));
+		look([object('car', 0.1, 0.5)]);
+		const next = look([object('truck', 0.1, 0.5), object('car', 0.2, 0.5)]);
+		// the car moved half its width: overlap 1/3, under 0.5
+		expect(next.detections.map((track) => track.trackId)).toEqual([2, 3]);
+		expect(next.result.arrivals.map((arrival) => arrival.label)).toEqual(['truck', 'car']);
+	});
+
+	it('a minimum overlap of 0 takes any overlap, not a box elsewhere', () => {
+		const { look } = watch(settingsOf({ minOverlap: 0 }));
+		look([object('car', 0.1, 0.5)]);
+		expect(look([object('car', 0.29, 0.5)]).detections[0].trackId).toBe(1);
+		expect(look([object('car', 0.6, 0.5)]).detections[0].trackId).toBe(2);
+	});
+
+	it('a car missing from one look keeps its id; missing from two, it has departed, with how long it stayed', () => {
+		const { look } = watch(settingsOf());
+		look([object('car', 0.1, 0.5)]);
+		look([object('car', 0.1, 0.5)]);
+		const missed = look([]);
+		expect(missed.result).toMatchObject({ departed: [], tracked: 1 });
+		expect(look([object('car', 0.1, 0.5)]).detections[0]).toMatchObject({
+			trackId: 1,
+			seenForSeconds: 180,
+		});
+		look([]);
+		const gone = look([]);
+		expect(gone.result.departed).toEqual([
+			{
+				trackId: 1,
+				label: 'car',
+				zones: [],
+				firstSeenAt: '2026-11-27T08:00:00.000Z',
+				lastSeenAt: '2026-11-27T08:03:00.000Z',
+				stayedSeconds: 180,
+			},
+		]);
+		expect(gone.result.tracked).toBe(0);
+	});
+
+	it('with Track Kept Through Missed Looks 0, the first look without the car ends it', () => {
+		const { look } = watch(settingsOf({ keepMissedLooks: 0 }));
+		look([object('car', 0.1, 0.5)]);
+		expect(look([]).result.departed.map((departure) => departure.trackId)).toEqual([1]);
+	});
+
+	it('Arrival After Looks 2: one false detection arrives and departs unseen; a car seen twice arrives once', () => {
+		const { look } = watch(settingsOf({ countAfterLooks: 2 }));
+		expect(look([object('person', 0.5, 0.1)]).result.arrivals).toEqual([]);
+		const falseOne = [look([]), look([])];
+		expect(falseOne.map((result) => result.result.departed)).toEqual([[], []]);
+		expect(look([object('car', 0.1, 0.5)]).result.arrivals).toEqual([]);
+		const arrived = look([object('car', 0.1, 0.5)]);
+		expect(arrived.result.arrivals).toEqual([{ trackId: 2, label: 'car', zones: [] }]);
+		expect(arrived.result.arrivalsByLabel).toEqual({ car: 1 });
+		expect(look([object('car', 0.1, 0.5)]).result.arrivals).toEqual([]);
+	});
+
+	it('Arrival After Looks counts looks in a row: seen, missed, seen is not two', () => {
+		const { look } = watch(settingsOf({ countAfterLooks: 2, keepMissedLooks: 2 }));
+		look([object('car', 0.1, 0.5)]);
+		look([]);
+		expect(look([object('car', 0.1, 0.5)]).result.arrivals).toEqual([]);
+		expect(look([object('car', 0.1, 0.5)]).result.arrivals.map((arrival) => arrival.trackId)).toEqual([1]);
+	});
+
+	it('a stay over the limit is reported once as new, then as already reported; at the limit exactly it is not over', () => {
+		const { look } = watch(settingsOf({ stayLimitMs: 10 * MINUTE }));
+		for (let minute = 0; minute <= 10; minute++) expect(look([object('car', 0.1, 0.5)]).result.overstays).toEqual([]);
+		const over = look([object('car', 0.1, 0.5)]);
+		expect(over.result.overstays).toEqual([
+			{
+				trackId: 1,
+				label: 'car',
+				zones: [],
+				zone: null,
+				stayedSeconds: 660,
+				limitMinutes: 10,
+				alreadyReported: false,
+			},
+		]);
+		expect(over.result.newOverstayCount).toBe(1);
+		const again = look([object('car', 0.1, 0.5)]);
+		expect(again.result.overstays).toMatchObject([{ trackId: 1, stayedSeconds: 720, alreadyReported: true }]);
+		expect(again.result.newOverstayCount).toBe(0);
+	});
+
+	it('a zone’s limit counts the time in that zone, reported with the zone; seconds in each zone on the detection', () => {
+		const { look } = watch(settingsOf({ zoneStayLimitsMs: [['no-parking', 2 * MINUTE]] }));
+		look([object('car', 0.1, 0.5, 0.2, 0.1, ['street'])]);
+		look([object('car', 0.1, 0.5, 0.2, 0.1, ['street', 'no-parking'])]);
+		const inZone = look([object('car', 0.1, 0.5, 0.2, 0.1, ['street', 'no-parking'])]);
+		expect(inZone.detections[0].secondsInZones).toEqual({
+			street: 120,
+			'no-parking': 60,
+		});
+		expect(inZone.result.overstays).toEqual([]);
+		look([object('car', 0.1, 0.5, 0.2, 0.1, ['street', 'no-parking'])]);
+		const over = look([object('car', 0.1, 0.5, 0.2, 0.1, ['street', 'no-parking'])]);
+		expect(over.result.overstays).toEqual([
+			{
+				trackId: 1,
+				label: 'car',
+				zones: ['street', 'no-parking'],
+				zone: 'no-parking',
+				stayedSeconds: 180,
+				limitMinutes: 2,
+				alreadyReported: false,
+			},
+		]);
+		expect(over.result.arrivalsByZone).toEqual({ street: { car: 1 } });
+	});
+
+	it('counts arrivals per label and zone since the first look, or per day in the workflow’s time zone', () => {
+		const lateEvening = Date.parse('2026-11-27T22:30:00Z');
+		const settings = settingsOf({
+			arrivalsPeriod: 'day',
+			timeZone: 'Europe/Berlin',
+		});
+		const { look } = watch(settings);
+		look([object('car', 0.1, 0.5, 0.2, 0.1, ['bay'])], lateEvening);
+		const sameDay = look([object('car', 0.1, 0.5, 0.2, 0.1, ['bay']), object('car', 0.5, 0.5, 0.2, 0.1, [])], lateEvening + 20 * MINUTE);
+		expect(sameDay.result).toMatchObject({
+			arrivalsByLabel: { car: 2 },
+			arrivalsByZone: { bay: { car: 1 } },
+			arrivalsSince: '2026-11-27T22:30:00.000Z',
+		});
+		// 00:10 in Berlin: a new day
+		const nextDay = look(
+			[object('car', 0.1, 0.5, 0.2, 0.1, ['bay']), object('car', 0.5, 0.5, 0.2, 0.1, []), object('car', 0.8, 0.2, 0.1, 0.1, [])],
+			lateEvening + 40 * MINUTE,
+		);
+		expect(nextDay.result).toMatchObject({
+			arrivalsByLabel: { car: 1 },
+			arrivalsByZone: {},
+			arrivalsSince: '2026-11-27T23:10:00.000Z',
+		});
+
+		const { look: sinceFirst } = watch(settingsOf());
+		sinceFirst([object('car', 0.1, 0.5)], lateEvening);
+		expect(sinceFirst([object('car', 0.5, 0.5)], lateEvening + 40 * MINUTE).result).toMatchObject({
+			arrivalsByLabel: { car: 2 },
+			arrivalsSince: '2026-11-27T08:00:00.000Z',
+		});
+		expect(sinceFirst([], lateEvening + 41 * MINUTE).result).not.toHaveProperty('arrivalsByZone');
+	});
+
+	it('turning Per Day off starts the counts again from that look', () => {
+		const state = newTrackingState(T0);
+		trackObjects(state, [object('car', 0.1, 0.5)], settingsOf({ arrivalsPeriod: 'day' }), T0);
+		const after = trackObjects(state, [object('car', 0.1, 0.5), object('car', 0.5, 0.5)], settingsOf(), T0 + MINUTE);
+		expect(after.result).toMatchObject({
+			arrivalsByLabel: { car: 1 },
+			arrivalsSince: '2026-11-27T08:01:00.000Z',
+		});
+	});
+
+	it(`keeps at most ${MAX_TRACKS} tracks: the objects past them get no id and are counted as untracked`, () => {
+		const { look } = watch(settingsOf());
+		const many = Array.from({ length: MAX_TRACKS + 2 }, (_, index) => object('bottle', (index % 20) / 20, Math.floor(index / 20) / 10, 0.04, 0.05));
+		const first = look(many);
+		expect(first.result).toMatchObject({ tracked: MAX_TRACKS, untracked: 2 });
+		expect(first.detections.slice(-3).map((track) => track.trackId)).toEqual([MAX_TRACKS, null, null]);
+		expect(first.detections[MAX_TRACKS]).toEqual({
+			trackId: null,
+			firstSeenAt: null,
+			seenForSeconds: null,
+		});
+	});
+
+	it('keeps a track small: its box to 4 decimals', () => {
+		const { look, state } = watch(settingsOf());
+		look([object('car', 0.123456, 0.5, 0.2, 0.1)]);
+		expect(state.tracks[0].box).toEqual([0.1235, 0.5, 0.2, 0.1]);
+	});
+});
