@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { MAX_TOOL_RESULT_CHARS } from '../../nodes/ImageInference/output/toolResult';
 import { CAMERA, cameraFrame } from '../harness/images';
 import { detectParameters, failureOf, useServer } from './setup';
 
@@ -197,6 +198,42 @@ describe('Track Objects Across Looks, through the node', () => {
 		);
 		expect(items[0].json).not.toHaveProperty('tracking');
 		expect((items[0].json.detections as IDataObject[])[0]).not.toHaveProperty('trackId');
+	});
+
+	it('as an agent’s tool, the compact result lists the stays over their limit and the departures, in minutes, within its cap', async () => {
+		const staticData: IDataObject = {};
+		let now = Date.parse('2026-11-27T08:00:00.000Z');
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+		const options = tracking({ reportStaysLongerThan: 1, trackKeepMissedLooks: 0 });
+		const look = async (detections: Detection[]) => {
+			answer(detections);
+			return (await run(detectParameters(server(), { options }), [frame()], { staticData, asTool: true })).items[0].json;
+		};
+		try {
+			await look([car(0.1), car(0.6)]);
+			now += 90_000;
+			expect(await look([car(0.1)])).toMatchObject({
+				overstays: [{ trackId: 1, label: 'car', zone: null, minutes: 1.5, new: true }],
+				departed: [{ trackId: 2, label: 'car', minutes: 0 }],
+				staysNotListed: 0,
+			});
+			// 60 objects of long labels, all staying too long: the result keeps to its cap
+			const label = (index: number) => `label ${String(index).padStart(2, '0')} ${'x'.repeat(70)}`;
+			const many = Array.from({ length: 60 }, (_, index) => ({
+				...car((index % 10) / 10, 0.1 + Math.floor(index / 10) / 10),
+				width: 30,
+				height: 20,
+				label: label(index),
+			}));
+			await look(many);
+			now += 90_000;
+			const compact = await look(many);
+			expect(JSON.stringify(compact).length).toBeLessThanOrEqual(MAX_TOOL_RESULT_CHARS);
+			expect((compact.overstays as unknown[]).length + (compact.staysNotListed as number)).toBe(60);
+			expect((compact.overstays as IDataObject[])[0].label).toBe(`${label(0).slice(0, 63)}…`);
+		} finally {
+			clock.mockRestore();
+		}
 	});
 
 	it('refuses what it cannot track, by the option’s name and the item, before any request', async () => {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_TOOL_DETECTIONS, MAX_TOOL_LABELS, MAX_TOOL_PREDICTIONS } from '../output/toolResult';
+import { MAX_TOOL_DETECTIONS, MAX_TOOL_LABELS, MAX_TOOL_PREDICTIONS, MAX_TOOL_STAYS } from '../output/toolResult';
 
 const THE_IMAGE =
 	'The image is the one this tool is set up to read: a photo sent in the conversation, or an http(s) URL or base64 text where the tool asks for one. ';
@@ -11,7 +11,7 @@ const ON_FAILURE =
 const DETECT_TOOL_DESCRIPTION =
 	'Finds objects in one image with the user’s own deployed object-detection model: each with a label and a bounding box, and a count per label. ' +
 	THE_IMAGE +
-	`Returns compact JSON: {totalDetections, countsByLabel: {label: count}, detections: up to ${MAX_TOOL_DETECTIONS} of {label, confidence 0-1, x, y, width, height}, most confident first, detectionsNotListed; past ${MAX_TOOL_LABELS} labels, the rest summed in otherLabels: {labels, detections}; with zones set, countsByZone: {zone: {label: count}}}. ` +
+	`Returns compact JSON: {totalDetections, countsByLabel: {label: count}, detections: up to ${MAX_TOOL_DETECTIONS} of {label, confidence 0-1, x, y, width, height}, most confident first, detectionsNotListed; past ${MAX_TOOL_LABELS} labels, the rest summed in otherLabels: {labels, detections}; with zones set, countsByZone: {zone: {label: count}}; with tracking on, overstays: up to ${MAX_TOOL_STAYS} of {trackId, label, zone, minutes, new} and departed: {trackId, label, minutes}}. ` +
 	ON_FAILURE;
 const CLASSIFY_TOOL_DESCRIPTION =
 	'Classifies one image with the user’s own deployed image-classification model: the category it belongs to. ' +

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { DetectedObject } from '../contract';
 import { truncate } from '../parameters/readers';
+import type { TrackingResult } from '../pipeline/tracking';
 import type { FailureFields } from './failureItem';
 import { failureFields, toolFailure } from './failureItem';
 
@@ -15,6 +16,8 @@ import { failureFields, toolFailure } from './failureItem';
 export const MAX_TOOL_DETECTIONS = 25;
 /** The most labels a tool result counts by name; the rest are summed up as one number. */
 export const MAX_TOOL_LABELS = 25;
+/** The most stays over their limit, and the most departures, a tool result lists (Track Objects Across Looks). */
+export const MAX_TOOL_STAYS = 10;
 /** The most classification predictions a tool result lists. */
 export const MAX_TOOL_PREDICTIONS = 10;
 /** Labels and categories longer than this are cut (a service could send any text). */
@@ -78,8 +81,9 @@ function compactDetections(json: IDataObject): IDataObject {
 	const listedCounts = listedLabelCounts(counts);
 	const otherLabels = counts.slice(MAX_TOOL_LABELS);
 	const zones = compactZoneCounts(json.countsByZone as Record<string, Record<string, number>> | undefined);
+	const stays = compactStays(json.tracking as TrackingResult | undefined);
 
-	const build = (listed: number, zonesListed: number): IDataObject => ({
+	const build = (listed: number, zonesListed: number, staysListed: number): IDataObject => ({
 		totalDetections: all.length,
 		countsByLabel: listedCounts,
 		...(otherLabels.length
@@ -89,14 +93,44 @@ function compactDetections(json: IDataObject): IDataObject {
 		...(zones && zonesListed < zones.length ? { zonesNotListed: zones.length - zonesListed } : {}),
 		detections: all.slice(0, listed),
 		detectionsNotListed: all.length - listed,
+		...(stays
+			? {
+					overstays: stays.overstays.slice(0, staysListed),
+					departed: stays.departed.slice(0, staysListed),
+					staysNotListed: Math.max(0, stays.overstays.length - staysListed) + Math.max(0, stays.departed.length - staysListed),
+				}
+			: {}),
 	});
 	let listed = Math.min(all.length, MAX_TOOL_DETECTIONS);
 	let zonesListed = zones?.length ?? 0;
-	let result = build(listed, zonesListed);
-	// detections give way first, then zones: the counts are what an agent is asked about most
-	while (listed > 0 && JSON.stringify(result).length > MAX_TOOL_RESULT_CHARS) result = build(--listed, zonesListed);
-	while (zonesListed > 0 && JSON.stringify(result).length > MAX_TOOL_RESULT_CHARS) result = build(listed, --zonesListed);
+	let staysListed = Math.min(Math.max(stays?.overstays.length ?? 0, stays?.departed.length ?? 0), MAX_TOOL_STAYS);
+	let result = build(listed, zonesListed, staysListed);
+	// detections give way first, then stays, then zones: the counts are what an agent is asked about most
+	while (listed > 0 && JSON.stringify(result).length > MAX_TOOL_RESULT_CHARS) result = build(--listed, zonesListed, staysListed);
+	while (staysListed > 0 && JSON.stringify(result).length > MAX_TOOL_RESULT_CHARS) result = build(listed, zonesListed, --staysListed);
+	while (zonesListed > 0 && JSON.stringify(result).length > MAX_TOOL_RESULT_CHARS) result = build(listed, --zonesListed, staysListed);
 	return result;
+}
+
+/** Track Objects Across Looks' stays over their limit and departures, in minutes, names cut; undefined without tracking. */
+function compactStays(tracking: TrackingResult | undefined): { overstays: IDataObject[]; departed: IDataObject[] } | undefined {
+	if (!tracking) return undefined;
+	const minutes = (seconds: number) => Math.round(seconds / 6) / 10;
+	const zone = (name: string | null) => (name === null ? null : truncate(name, MAX_TOOL_LABEL_LENGTH));
+	return {
+		overstays: tracking.overstays.map((stay) => ({
+			trackId: stay.trackId,
+			label: truncate(stay.label, MAX_TOOL_LABEL_LENGTH),
+			zone: zone(stay.zone),
+			minutes: minutes(stay.stayedSeconds),
+			new: !stay.alreadyReported,
+		})),
+		departed: tracking.departed.map((departure) => ({
+			trackId: departure.trackId,
+			label: truncate(departure.label, MAX_TOOL_LABEL_LENGTH),
+			minutes: minutes(departure.stayedSeconds),
+		})),
+	};
 }
 
 /** Label counts per zone, names cut, each zone's labels as many as countsByLabel lists at most. */
