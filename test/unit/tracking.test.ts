@@ -250,6 +250,14 @@ describe('Track Objects Across Looks', () => {
 		});
 	});
 
+	it('keeps a key with 50 objects under 10,000 characters of static data', () => {
+		const { look, state } = watch(settingsOf({ stayLimitMs: MINUTE }));
+		const objects = Array.from({ length: 50 }, (_, index) => object(index % 2 ? 'car' : 'person', 0.123456 + (index % 10) / 11, 0.1 + Math.floor(index / 10) / 6, 0.0712345, 0.1123456));
+		for (let minute = 0; minute < 5; minute++) look(objects);
+		expect(state.tracks).toHaveLength(50);
+		expect(JSON.stringify(state).length).toBeLessThan(10_000);
+	});
+
 	it('keeps a track small: its box to 4 decimals', () => {
 		const { look, state } = watch(settingsOf());
 		look([object('car', 0.123456, 0.5, 0.2, 0.1)]);
