@@ -5,7 +5,7 @@
  * camera; anything else is the example as shipped, unless `adjust` changes it.
  *
  * Exports (stable):
- *   activateCameraExample({version, file, server, smtpPort, snapshotUrl, intervalSeconds, adjust?})
+ *   activateCameraExample({version, file, server, smtpPort, snapshotUrl, intervalSeconds, adjust?, home?})
  *        → {home, rest, workflowId}: the example imported, activated (published on n8n 2.x), n8n
  *        started and its owner logged in
  */
@@ -24,8 +24,10 @@ export async function activateCameraExample(options: {
 	snapshotUrl: string;
 	intervalSeconds: number;
 	adjust?: (workflow: WorkflowJson) => void;
+	/** An n8n home prepared before (its owner set up, say): the example goes into it. */
+	home?: N8nHome;
 }): Promise<{ home: N8nHome; rest: RestClient; workflowId: string }> {
-	const home = await createN8nHome({ version: options.version });
+	const home = options.home ?? (await createN8nHome({ version: options.version }));
 	await home.importCredentials([
 		imageInferenceCredential('credCamera000001', { baseUrl: options.server.url, apiKey: options.server.apiKey }),
 		smtpCredential('credCameraSmtp01', options.smtpPort),
