@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,watch,memory,versus,batch,workers]`:
+ * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,watch,tracking,memory,versus,batch,workers]`:
  * the node's speed and memory against the reference server on loopback (the server runs in a
  * child process so only the node is measured), and a batch of phone photos in real n8n. Prints a
  * markdown table with the machine's load. --smoke runs every benchmark small, to prove they run;
@@ -241,6 +241,31 @@ async function watchOverhead(server: RemoteServer) {
 	);
 }
 
+/** Benchmark 3 with 50 objects a look: Track Objects Across Looks against Compare With Previous Look alone, interleaved, median CPU per item. */
+async function trackingOverhead(server: RemoteServer) {
+	const count = smoke ? 100 : 1000;
+	const rounds = smoke ? 1 : 5;
+	const concurrency = 10;
+	const crowd = { baseUrl: server.crowd.url, apiKey: server.crowd.apiKey, sendAs: 'header' as const };
+	const comparing = { compareWithPreviousLook: true };
+	const tracking = { ...comparing, trackObjects: true, reportStaysLongerThan: 10 };
+	await timedRun(100, concurrency, crowd, tracking);
+	const compared: number[] = [];
+	const tracked: number[] = [];
+	for (let round = 0; round < rounds; round++) {
+		compared.push((await timedRun(count, concurrency, crowd, comparing)).cpuPerRequest);
+		tracked.push((await timedRun(count, concurrency, crowd, tracking)).cpuPerRequest);
+	}
+	const [without, withTracking] = [median(compared), median(tracked)];
+	const runs = (values: number[]) => values.map((ms) => fixed(ms, 3)).join(', ');
+	row(
+		`3. CPU per item, ${count} items of 50 objects, latency 0, Track Objects Across Looks (median of ${rounds}, interleaved)`,
+		`${fixed(withTracking, 3)} ms`,
+		`Compare With Previous Look alone ${fixed(without, 3)} ms: ${fixed(withTracking / without, 3)} × (runs with ${runs(tracked)}; without ${runs(compared)})`,
+		'≤ 1.10 ×',
+	);
+}
+
 /** The node's static data after one look of each of `count` other cameras, taken by the node itself. */
 async function keysOfOtherCameras(server: RemoteServer, count: number): Promise<IDataObject> {
 	// the harness writes what the node saved back into the object it was given, as n8n saves it
@@ -319,6 +344,7 @@ async function main() {
 		await measure('attachments', '5. One item with 10 image attachments', () => attachments(server));
 		await measure('overhead', '3. CPU per item', () => overhead(server));
 		await measure('watch', '3. CPU per item with zones and comparison', () => watchOverhead(server));
+		await measure('tracking', '3. CPU per item with 50 objects tracked', () => trackingOverhead(server));
 		await measure('memory', '4. Peak RSS growth', () => memory(server));
 		await measure('versus', '2. Against the HTTP Request node in real n8n', async () => {
 			for (const result of await compareWithHttpRequestNode(smoke)) row(...result);

@@ -7,6 +7,8 @@ export interface RemoteServer {
 	models: { detect: string; classify: string };
 	/** The replaying service: car.jpg answered with the reference server's own answer, at no cost of its own. */
 	replay: { url: string; apiKey: string };
+	/** A replaying service that answers car.jpg with 50 objects (a crowded scene scaled to the photo). */
+	crowd: { url: string; apiKey: string };
 	setLatency(ms: number): Promise<void>;
 	close(): Promise<void>;
 }

@@ -158,7 +158,8 @@ export function syntheticSequence(overrides: Partial<SequenceOptions> = {}): Syn
 	let present: Present[] = [];
 	/** Boxes of objects that left, kept empty until the look given. */
 	let leftPlaces: Array<{ box: Box; emptyUntil: number }> = [];
-	const free = (box: Box, self?: Present) => !present.some((other) => other !== self && intersects(box, other.box)) && !leftPlaces.some((left) => intersects(box, left.box));
+	const free = (box: Box, self?: Present) =>
+		!present.some((other) => other !== self && intersects(box, other.box)) && !leftPlaces.some((left) => intersects(box, left.box));
 
 	const placeInOpenArea = (label: Label): Box | undefined => {
 		for (let tries = 0; tries < PLACING_TRIES; tries++) {
@@ -412,7 +413,8 @@ function describeScore(score: TrackingScore): string {
 		`all ${perThousand(score.idSwitches, score.objectLooks).toFixed(2)} (${thousands(score.idSwitches)} in ${thousands(score.objectLooks)}); ` +
 		`extra fragments ${thousands(score.extraFragments)} (${thousands(score.fragmentedObjects)} objects); ` +
 		`stays within one interval ${percent(score.staysWithinInterval, score.staysScored)} ` +
-		`(${thousands(score.staysWithinInterval)} of ${thousands(score.staysScored)}${missing}), largest error ${score.largestStayErrorIntervals.toFixed(0)} intervals`
+		`(${thousands(score.staysWithinInterval)} of ${thousands(score.staysScored)}${missing}), ` +
+		`largest error ${score.largestStayErrorIntervals.toFixed(0)} intervals`
 	);
 }
 

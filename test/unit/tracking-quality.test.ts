@@ -201,9 +201,9 @@ describe('the node’s tracker on generated looks', () => {
 	it('switches no standing object’s id without jitter, with cars in touching bays', () => {
 		const sequence = syntheticSequence({ seed: 7, looks: 200, maxObjects: 20, jitter: 0 });
 		// The hard case is there: two parked cars whose boxes touch, in the same look.
-		const touching = sequence.looks.some((look) =>
-			look.some((a) => look.some((b) => a.label === 'car' && b.label === 'car' && a.relativeBox.y === b.relativeBox.y && Math.abs(a.relativeBox.x + a.relativeBox.width - b.relativeBox.x) < 1e-9)),
-		);
+		const touches = (a: SyntheticDetection, b: SyntheticDetection) =>
+			a.label === 'car' && b.label === 'car' && a.relativeBox.y === b.relativeBox.y && Math.abs(a.relativeBox.x + a.relativeBox.width - b.relativeBox.x) < 1e-9;
+		const touching = sequence.looks.some((look) => look.some((a) => look.some((b) => touches(a, b))));
 		expect(touching).toBe(true);
 		const score = scoreTracking(sequence, nodeTracker(undefined, sequence.start));
 		expect(score.standingObjectLooks).toBeGreaterThan(0);

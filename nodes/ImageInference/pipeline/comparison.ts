@@ -274,7 +274,19 @@ function lengthWithout(looks: Record<string, RememberedLook>, key: string, look:
 
 /** `"key":{…}` as JSON, with the comma that joins it to the entries before it (none in an empty object). */
 function entryLength(key: string, look: RememberedLook): number {
-	return JSON.stringify(key).length + 1 + JSON.stringify(look).length;
+	return JSON.stringify(key).length + 1 + lookLength(look);
+}
+
+/** Each look's JSON length, measured once: a look is written whole and never changed after. */
+const lookLengths = new WeakMap<object, number>();
+
+function lookLength(look: RememberedLook): number {
+	let length = lookLengths.get(look);
+	if (length === undefined) {
+		length = JSON.stringify(look).length;
+		lookLengths.set(look, length);
+	}
+	return length;
 }
 
 /**

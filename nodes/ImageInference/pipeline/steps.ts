@@ -12,7 +12,7 @@ import { labelMinimums, readLabelMinimums } from './labelMinimums';
 import { ignoreTheseLabels, onlyTheseLabels, readLabelFilters } from './labels';
 import { MAX_OBJECTS_BOUNDS, maxObjects } from './maxObjects';
 import type { TrackedObject, TrackingResult, TrackingState } from './tracking';
-import { newTrackingState, trackObjects } from './tracking';
+import { copyOfTrackingState, newTrackingState, trackObjects } from './tracking';
 import type { DetectionOptions, DetectionStep, PlacedDetection } from './types';
 import { imageFacts, placeDetection, readZoneAndSizeOptions, zonesAndSizes, zonesPastTheImage } from './zones';
 
@@ -77,17 +77,16 @@ export function runDetectionPipeline(
 	const tracking =
 		settings &&
 		((previous: TrackingState | undefined) => {
-			// a copy: the stored tracks may be n8n's proxy of the saved static data
-			const state = previous ? (JSON.parse(JSON.stringify(previous)) as TrackingState) : newTrackingState(watch.now);
+			const state = previous ? copyOfTrackingState(previous) : newTrackingState(watch.now);
 			tracked = trackObjects(state, trackable(detections), settings, watch.now);
 			return state;
 		});
 	const look = { counts: results.countsByLabel, ...(results.countsByZone ? { zones: results.countsByZone } : {}), ...(tracking ? { tracking } : {}) };
 	const comparison = compareWithPreviousLook(watch.store, watch.watch, look, watch.now);
 	if (!tracked) return { results, leftOut, warnings, comparison };
-	const tracks = tracked.detections;
-	const trackedResults = { ...results, detections: detections.map((detection, index) => ({ ...detection, ...tracks[index] })) };
-	return { results: trackedResults, leftOut, warnings, comparison, tracking: tracked.result };
+	// the detections are this answer's own (placeDetection made them): each gains its track's fields
+	tracked.detections.forEach((track, index) => Object.assign(detections[index], track));
+	return { results, leftOut, warnings, comparison, tracking: tracked.result };
 }
 
 /** The detections as tracking sees them: each box in fractions of the image (tracking needs the image's size: requireSize). */

@@ -123,7 +123,19 @@ export interface TrackingResult {
 	untracked: number;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/** ISO texts of the times tracks were seen: the same few, look after look. */
+const isoTexts = new Map<number, string>();
+const MAX_ISO_TEXTS = 1_000;
+
+function iso(ms: number): string {
+	let text = isoTexts.get(ms);
+	if (text === undefined) {
+		if (isoTexts.size >= MAX_ISO_TEXTS) isoTexts.clear();
+		text = new Date(ms).toISOString();
+		isoTexts.set(ms, text);
+	}
+	return text;
+}
 const seconds = (ms: number) => Math.round(ms / 1000);
 const rounded = (value: number) => Math.round(value * 10_000) / 10_000;
 
@@ -150,7 +162,7 @@ function dayIn(timeZone: string, ms: number): string {
  * One look of a key: each detection continues the track it overlaps most (same label, overlap at
  * least the minimum), greedily from the largest overlap down, so each track and each detection is
  * matched at most once and the result does not depend on the detections' order; ties go to the
- * older track. `state` is changed in place.
+ * older track, then to the box nearer the top-left corner. `state` is changed in place.
  */
 export function trackObjects(
 	state: TrackingState,
@@ -172,7 +184,15 @@ export function trackObjects(
 			if (shared > 0 && shared >= settings.minOverlap) pairs.push({ track: trackIndex, object: objectIndex, overlap: shared });
 		});
 	});
-	pairs.sort((a, b) => b.overlap - a.overlap || state.tracks[a.track].id - state.tracks[b.track].id || a.object - b.object);
+	pairs.sort(
+		(a, b) =>
+			b.overlap - a.overlap ||
+			state.tracks[a.track].id - state.tracks[b.track].id ||
+			boxes[a.object][0] - boxes[b.object][0] ||
+			boxes[a.object][1] - boxes[b.object][1] ||
+			boxes[a.object][2] - boxes[b.object][2] ||
+			boxes[a.object][3] - boxes[b.object][3],
+	);
 	const trackOf = new Map<number, StoredTrack>();
 	const matchedTracks = new Set<number>();
 	for (const pair of pairs) {
@@ -307,6 +327,21 @@ function overstaysOf(track: StoredTrack, settings: TrackingSettings, now: number
 				alreadyReported,
 			};
 		});
+}
+
+/** A plain copy of the tracks kept: the stored ones may be n8n's proxy of the saved static data, and the look they are in is not changed. */
+export function copyOfTrackingState(state: TrackingState): TrackingState {
+	const { byLabel, byZone } = state.arrivals;
+	return {
+		nextId: state.nextId,
+		tracks: state.tracks.map((track) => ({
+			...track,
+			box: [track.box[0], track.box[1], track.box[2], track.box[3]],
+			zones: { ...track.zones },
+			overstaysReported: [...track.overstaysReported],
+		})),
+		arrivals: { ...state.arrivals, byLabel: { ...byLabel }, byZone: copyOfZoneCounts(byZone) },
+	};
 }
 
 /** A key's tracking before its first tracked look. */
