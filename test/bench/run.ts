@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,watch,tracking,memory,versus,batch,workers]`:
+ * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,watch,tracking,trackingQuality,memory,versus,batch,workers]`:
  * the node's speed and memory against the reference server on loopback (the server runs in a
  * child process so only the node is measured), and a batch of phone photos in real n8n. Prints a
  * markdown table with the machine's load. --smoke runs every benchmark small, to prove they run;
@@ -17,6 +17,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { runNode } from '../harness/execute';
 import type { RemoteServer } from './server-process';
 import { startServerProcess } from './server-process';
+import { trackingQualityRows } from './tracking-quality';
 import { compareWithHttpRequestNode } from './versus-http-request';
 import { SYNTHETIC_DETECT_MODEL } from './models';
 import { MAX_WATCH_KEYS } from '../../nodes/ImageInference/pipeline/comparison';
@@ -345,6 +346,9 @@ async function main() {
 		await measure('overhead', '3. CPU per item', () => overhead(server));
 		await measure('watch', '3. CPU per item with zones and comparison', () => watchOverhead(server));
 		await measure('tracking', '3. CPU per item with 50 objects tracked', () => trackingOverhead(server));
+		await measure('trackingQuality', '8. Tracking quality', async () => {
+			for (const cells of await trackingQualityRows(smoke)) row(...cells);
+		});
 		await measure('memory', '4. Peak RSS growth', () => memory(server));
 		await measure('versus', '2. Against the HTTP Request node in real n8n', async () => {
 			for (const result of await compareWithHttpRequestNode(smoke)) row(...result);

@@ -425,7 +425,7 @@ export async function trackingQualityRows(smoke: boolean): Promise<string[][]> {
 	const node = scoreTracking(sequence, nodeTracker(DEFAULT_TRACKING_SETTINGS, sequence.start));
 	const naive = scoreTracking(sequence, naiveTracker());
 	const name =
-		`Tracking quality: ${thousands(options.looks)} looks a minute apart, ≤ ${options.maxObjects} objects, jitter ±${options.jitter * 100} %, ` +
+		`8. Tracking quality: ${thousands(options.looks)} looks a minute apart, ≤ ${options.maxObjects} objects, jitter ±${options.jitter * 100} %, ` +
 		`${options.occlusionShare * 100} % missing for a look; the node's tracker, default settings`;
 	return [
 		[

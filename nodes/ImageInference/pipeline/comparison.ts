@@ -140,6 +140,7 @@ const OPTION_LABELS = { cooldownScope: 'Cooldown Scope', departureAfterLooks: 'D
 export function compareWithPreviousLook(
 	store: IDataObject,
 	watch: Watch,
+	/** `tracking` moves the previous look's tracks on (in place) and gives the tracks to keep. */
 	current: { counts: Counts; zones?: Record<string, Counts>; tracking?: (previous: TrackingState | undefined) => TrackingState },
 	now: number,
 ): Comparison {
@@ -195,6 +196,8 @@ export function compareWithPreviousLook(
 	const zones = current.zones && Object.entries(current.zones).map(([zone, counts]) => [zone, judge(zone, previous?.zones?.[zone] ?? {}, counts)] as const);
 	const changed = startedCooldowns.size > 0;
 
+	// measured before tracking moves the previous look's tracks on, in place
+	const sizeWithoutThisKey = lengthWithout(looks, watch.key, previous);
 	// a look under other settings starts its tracks anew, as it does its counts
 	const tracking = current.tracking?.(comparing ? previous.tracking : undefined);
 	const nowIso = new Date(now).toISOString();
@@ -210,7 +213,7 @@ export function compareWithPreviousLook(
 		...(watch.settings !== undefined ? { settings: watch.settings } : {}),
 		...(tracking ? { tracking } : {}),
 	};
-	const size = lengthWithout(looks, watch.key, previous) + entryLength(watch.key, look);
+	const size = sizeWithoutThisKey + entryLength(watch.key, look);
 	// defined first, so a key such as "__proto__" is a key like any other; then assigned, as n8n
 	// saves static data only when its proxy sees a set (n8n-workflow's ObservableObject has no
 	// defineProperty trap)

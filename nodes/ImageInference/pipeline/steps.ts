@@ -12,7 +12,7 @@ import { labelMinimums, readLabelMinimums } from './labelMinimums';
 import { ignoreTheseLabels, onlyTheseLabels, readLabelFilters } from './labels';
 import { MAX_OBJECTS_BOUNDS, maxObjects } from './maxObjects';
 import type { TrackedObject, TrackingResult, TrackingState } from './tracking';
-import { copyOfTrackingState, newTrackingState, trackObjects } from './tracking';
+import { newTrackingState, trackObjects } from './tracking';
 import type { DetectionOptions, DetectionStep, PlacedDetection } from './types';
 import { imageFacts, placeDetection, readZoneAndSizeOptions, zonesAndSizes, zonesPastTheImage } from './zones';
 
@@ -77,7 +77,8 @@ export function runDetectionPipeline(
 	const tracking =
 		settings &&
 		((previous: TrackingState | undefined) => {
-			const state = previous ? copyOfTrackingState(previous) : newTrackingState(watch.now);
+			// the previous look is replaced by this one: its tracks move on in place
+			const state = previous ?? newTrackingState(watch.now);
 			tracked = trackObjects(state, trackable(detections), settings, watch.now);
 			return state;
 		});

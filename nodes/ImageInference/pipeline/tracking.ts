@@ -329,21 +329,6 @@ function overstaysOf(track: StoredTrack, settings: TrackingSettings, now: number
 		});
 }
 
-/** A plain copy of the tracks kept: the stored ones may be n8n's proxy of the saved static data, and the look they are in is not changed. */
-export function copyOfTrackingState(state: TrackingState): TrackingState {
-	const { byLabel, byZone } = state.arrivals;
-	return {
-		nextId: state.nextId,
-		tracks: state.tracks.map((track) => ({
-			...track,
-			box: [track.box[0], track.box[1], track.box[2], track.box[3]],
-			zones: { ...track.zones },
-			overstaysReported: [...track.overstaysReported],
-		})),
-		arrivals: { ...state.arrivals, byLabel: { ...byLabel }, byZone: copyOfZoneCounts(byZone) },
-	};
-}
-
 /** A key's tracking before its first tracked look. */
 export function newTrackingState(now: number): TrackingState {
 	return {
