@@ -78,6 +78,7 @@ export const DEFAULT_TRACKING_SETTINGS: TrackingSettings = {
 	zoneStayLimitsMs: [],
 	arrivalsPeriod: 'firstLook',
 	timeZone: 'UTC',
+	zoned: false,
 };
 
 /** Two rows of parking bays below the open area: one of bays touching, one with 1 % of the image between them. */

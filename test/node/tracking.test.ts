@@ -200,6 +200,16 @@ describe('Track Objects Across Looks, through the node', () => {
 		expect((items[0].json.detections as IDataObject[])[0]).not.toHaveProperty('trackId');
 	});
 
+	it('without zones, no seconds in zones and no arrivals per zone', async () => {
+		answer([car(0.1)]);
+		const options = { compareWithPreviousLook: true, trackObjects: true, outputImages: 'none' };
+		const { items } = await run(detectParameters(server(), { options }), [frame()], { staticData: {} });
+		expect((items[0].json.detections as IDataObject[])[0]).toEqual(expect.objectContaining({ trackId: 1, seenForSeconds: 0 }));
+		expect((items[0].json.detections as IDataObject[])[0]).not.toHaveProperty('secondsInZones');
+		expect(items[0].json.tracking).toMatchObject({ arrivalsByLabel: { car: 1 } });
+		expect(items[0].json.tracking).not.toHaveProperty('arrivalsByZone');
+	});
+
 	it('as an agent’s tool, the compact result lists the stays over their limit and the departures, in minutes, within its cap', async () => {
 		const staticData: IDataObject = {};
 		let now = Date.parse('2026-11-27T08:00:00.000Z');
@@ -237,31 +247,43 @@ describe('Track Objects Across Looks, through the node', () => {
 	});
 
 	it('refuses what it cannot track, by the option’s name and the item, before any request', async () => {
-		const cases: Array<[IDataObject, string]> = [
-			[{ trackObjects: true }, 'Track Objects Across Looks is on without Compare With Previous Look'],
-			[{ compareWithPreviousLook: true, trackMinOverlap: 0.5 }, 'Track Min Overlap set without Track Objects Across Looks'],
+		const setWithout = 'Turn Track Objects Across Looks on, or remove the option: it only applies to tracking.';
+		const limitsFormat = 'Write each entry as zone: minutes, separated by commas, naming zones set under Zones, e.g. "no-parking: 10, gate: 2".';
+		const cases: Array<[IDataObject, string, string?]> = [
+			[{ trackObjects: true }, 'Track Objects Across Looks is on without Compare With Previous Look', 'Turn Compare With Previous Look on: the tracks are kept with the Watch Key’s last look.'],
+			[{ compareWithPreviousLook: true, trackMinOverlap: 0.5 }, 'Track Min Overlap set without Track Objects Across Looks', setWithout],
+			[
+				{ compareWithPreviousLook: true, trackMinOverlap: 0.5, reportStaysLongerThan: 5 },
+				'Track Min Overlap and Report Stays Longer Than (Minutes) set without Track Objects Across Looks',
+				setWithout,
+			],
 			[tracking({ trackMinOverlap: 1.5 }), 'Track Min Overlap must be a number from 0 to 1, got 1.5'],
 			[tracking({ trackKeepMissedLooks: 1.5 }), 'Track Kept Through Missed Looks must be a whole number from 0 to 100, got 1.5'],
 			[tracking({ trackCountAfterLooks: 0 }), 'Arrival After Looks must be a whole number from 1 to 100, got 0'],
 			[tracking({ reportStaysLongerThan: 0 }), 'Report Stays Longer Than (Minutes) must be a number from 0.1 to 10080, got 0'],
-			[tracking({ zoneStayLimits: 'gate: 5' }), 'Stay Limits per Zone: "gate" is not a zone set under Zones ("no-parking")'],
+			[tracking({ zoneStayLimits: 'gate: 5' }), 'Stay Limits per Zone: "gate" is not a zone set under Zones ("no-parking")', limitsFormat],
+			[{ compareWithPreviousLook: true, trackObjects: true, outputImages: 'none', zoneStayLimits: 'gate: 5' }, 'Stay Limits per Zone: "gate" is not a zone set under Zones', limitsFormat],
+			[tracking({ zoneStayLimits: 'no-parking 5' }), 'Stay Limits per Zone: "no-parking 5" is not zone: minutes', limitsFormat],
 			[tracking({ zoneStayLimits: 'no-parking: 5, no-parking: 6' }), 'Stay Limits per Zone: "no-parking" is given twice'],
-			[
-				tracking({ zoneStayLimits: 'no-parking: 0' }),
-				'Stay Limits per Zone: the limit for "no-parking" must be a number of minutes from 0.1 to 10080, got "0"',
-			],
-			[tracking({ countArrivalsPer: 'week' }), 'Count Arrivals'],
+			[tracking({ zoneStayLimits: 'no-parking: 0' }), 'Stay Limits per Zone: the limit for "no-parking" must be a number of minutes from 0.1 to 10080, got "0"'],
+			[tracking({ zoneStayLimits: 'no-parking: 10081' }), 'Stay Limits per Zone: the limit for "no-parking" must be a number of minutes from 0.1 to 10080, got "10081"'],
 		];
-		for (const [options, message] of cases) {
-			const failure = await failureOf(
-				run(detectParameters(server(), { options }), [frame(), frame()], {
-					staticData: {},
-				}),
-			);
-			expect([failure.message.startsWith(message), failure.message]).toEqual([true, expect.any(String)]);
-			expect(failure.itemIndex).toBe(0);
+		for (const [options, message, description] of cases) {
+			const failure = await failureOf(run(detectParameters(server(), { options }), [frame(), frame()], { staticData: {} }));
+			expect([failure.message, failure.itemIndex]).toEqual([message, 0]);
+			if (description) expect(failure.description).toBe(description);
 		}
+		const week = await failureOf(run(detectParameters(server(), { options: tracking({ countArrivalsPer: 'week' }) }), [frame()], { staticData: {} }));
+		expect(week.message).toMatch(/^Count Arrivals/);
 		expect(server().requests).toHaveLength(0);
+	});
+
+	it('takes a zone’s limit at its bounds, and a limit list an expression leaves empty (null)', async () => {
+		for (const zoneStayLimits of ['no-parking: 0.1', 'no-parking: 10080', null]) {
+			answer([car(0.1)]);
+			const { items } = await run(detectParameters(server(), { options: tracking({ zoneStayLimits }) }), [frame()], { staticData: {} });
+			expect((items[0].json.tracking as IDataObject).tracked).toBe(1);
+		}
 	});
 
 	it('an image URL without the annotated picture is refused unsent: tracking needs the image’s size', async () => {

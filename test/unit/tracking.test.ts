@@ -10,6 +10,7 @@ const settingsOf = (overrides: Partial<TrackingSettings> = {}): TrackingSettings
 	zoneStayLimitsMs: [],
 	arrivalsPeriod: 'firstLook',
 	timeZone: 'UTC',
+	zoned: false,
 	...overrides,
 });
 const object = (label: string, x: number, y: number, width = 0.2, height = 0.1, zones?: string[]): TrackedObject => ({
@@ -37,6 +38,9 @@ describe('overlap: intersection over union of two boxes', () => {
 		expect(overlap([0, 0, 1, 1], [1, 0, 1, 1])).toBe(0);
 		expect(overlap([0, 0, 1, 1], [0, 1, 1, 1])).toBe(0);
 		expect(overlap([0, 0, 1, 1], [3, 3, 1, 1])).toBe(0);
+		// apart side by side, or one above the other: no overlap, whatever the other side's extent
+		expect(overlap([0, 0, 1, 1], [3, 0, 1, 1])).toBe(0);
+		expect(overlap([0, 0, 1, 1], [0, 3, 1, 1])).toBe(0);
 		// 1 shared of 2 + 2 - 1
 		expect(overlap([0, 0, 2, 1], [1, 0, 2, 1])).toBeCloseTo(1 / 3, 10);
 		// a box inside another: its own area over the larger one's
@@ -73,10 +77,15 @@ describe('Track Objects Across Looks', () => {
 	});
 
 	it('an equal overlap goes to the older track', () => {
-		const { look } = watch(settingsOf());
-		look([object('car', 0.1, 0.5), object('car', 0.2, 0.5)]);
-		const next = look([object('car', 0.15, 0.5)]);
-		expect(next.detections.map((track) => track.trackId)).toEqual([1]);
+		// exact fractions: the box between the two overlaps each by exactly 0.125 of its 0.25 width
+		for (const parked of [
+			[object('car', 0.125, 0.5, 0.25, 0.125), object('car', 0.375, 0.5, 0.25, 0.125)],
+			[object('car', 0.375, 0.5, 0.25, 0.125), object('car', 0.125, 0.5, 0.25, 0.125)],
+		]) {
+			const { look } = watch(settingsOf());
+			look(parked);
+			expect(look([object('car', 0.25, 0.5, 0.25, 0.125)]).detections.map((track) => track.trackId)).toEqual([1]);
+		}
 	});
 
 	it('the same place with another label, or an overlap under the minimum, is a new object', () => {
@@ -93,6 +102,43 @@ describe('Track Objects Across Looks', () => {
 		look([object('car', 0.1, 0.5)]);
 		expect(look([object('car', 0.29, 0.5)]).detections[0].trackId).toBe(1);
 		expect(look([object('car', 0.6, 0.5)]).detections[0].trackId).toBe(2);
+	});
+
+	it('the largest overlap is matched first, whichever track or detection comes first', () => {
+		const { look } = watch(settingsOf({ minOverlap: 0.05 }));
+		look([object('car', 0.1, 0.5), object('car', 0.3, 0.5)]);
+		// A overlaps car 1 by 0.14 and car 2 by 0.6; B overlaps car 1 by 0.82 and car 2 by 0.05: A is car 2, B car 1
+		expect(look([object('car', 0.25, 0.5), object('car', 0.12, 0.5)]).detections.map((track) => track.trackId)).toEqual([2, 1]);
+	});
+
+	it('of two detections overlapping a track equally, the one nearer the top-left corner continues it, in whatever order they come', () => {
+		// fractions a float holds exactly, so that the overlaps are equal to the last bit
+		const cases: Array<[TrackedObject, TrackedObject]> = [
+			// left and right of the track
+			[object('car', 0.125, 0.5, 0.25, 0.125), object('car', 0.375, 0.5, 0.25, 0.125)],
+			// above and below
+			[object('car', 0.25, 0.4375, 0.25, 0.125), object('car', 0.25, 0.5625, 0.25, 0.125)],
+			// the same corner, each overlapping the track by half: the narrower, then the lower box first
+			[object('car', 0.25, 0.5, 0.125, 0.125), object('car', 0.25, 0.5, 0.5, 0.125)],
+			[object('car', 0.25, 0.5, 0.25, 0.0625), object('car', 0.25, 0.5, 0.25, 0.25)],
+		];
+		for (const [first, second] of cases) {
+			for (const order of [
+				[first, second],
+				[second, first],
+			]) {
+				const { look } = watch(settingsOf({ minOverlap: 0.1 }));
+				look([object('car', 0.25, 0.5, 0.25, 0.125)]);
+				expect(look(order).detections[order.indexOf(first)].trackId).toBe(1);
+			}
+		}
+	});
+
+	it('an overlap of exactly the minimum continues the track', () => {
+		const { look } = watch(settingsOf({ minOverlap: 0.5 }));
+		look([object('car', 0, 0, 0.5, 0.25)]);
+		// 0.0625 shared of 0.125 + 0.0625 - 0.0625
+		expect(look([object('car', 0, 0, 0.5, 0.125)]).detections[0].trackId).toBe(1);
 	});
 
 	it('a car missing from one look keeps its id; missing from two, it has departed, with how long it stayed', () => {
@@ -147,7 +193,7 @@ describe('Track Objects Across Looks', () => {
 	});
 
 	it('a stay over the limit is reported once as new, then as already reported; at the limit exactly it is not over', () => {
-		const { look } = watch(settingsOf({ stayLimitMs: 10 * MINUTE }));
+		const { look, state } = watch(settingsOf({ stayLimitMs: 10 * MINUTE }));
 		for (let minute = 0; minute <= 10; minute++) expect(look([object('car', 0.1, 0.5)]).result.overstays).toEqual([]);
 		const over = look([object('car', 0.1, 0.5)]);
 		expect(over.result.overstays).toEqual([
@@ -162,13 +208,14 @@ describe('Track Objects Across Looks', () => {
 			},
 		]);
 		expect(over.result.newOverstayCount).toBe(1);
+		expect(state.tracks[0].overstaysReported).toEqual(['']);
 		const again = look([object('car', 0.1, 0.5)]);
 		expect(again.result.overstays).toMatchObject([{ trackId: 1, stayedSeconds: 720, alreadyReported: true }]);
 		expect(again.result.newOverstayCount).toBe(0);
 	});
 
 	it('a zone’s limit counts the time in that zone, reported with the zone; seconds in each zone on the detection', () => {
-		const { look } = watch(settingsOf({ zoneStayLimitsMs: [['no-parking', 2 * MINUTE]] }));
+		const { look, state } = watch(settingsOf({ zoneStayLimitsMs: [['no-parking', 2 * MINUTE]], zoned: true }));
 		look([object('car', 0.1, 0.5, 0.2, 0.1, ['street'])]);
 		look([object('car', 0.1, 0.5, 0.2, 0.1, ['street', 'no-parking'])]);
 		const inZone = look([object('car', 0.1, 0.5, 0.2, 0.1, ['street', 'no-parking'])]);
@@ -191,14 +238,12 @@ describe('Track Objects Across Looks', () => {
 			},
 		]);
 		expect(over.result.arrivalsByZone).toEqual({ street: { car: 1 } });
+		expect(state.tracks[0].overstaysReported).toEqual(['no-parking']);
 	});
 
 	it('counts arrivals per label and zone since the first look, or per day in the workflow’s time zone', () => {
 		const lateEvening = Date.parse('2026-11-27T22:30:00Z');
-		const settings = settingsOf({
-			arrivalsPeriod: 'day',
-			timeZone: 'Europe/Berlin',
-		});
+		const settings = settingsOf({ arrivalsPeriod: 'day', timeZone: 'Europe/Berlin', zoned: true });
 		const { look } = watch(settings);
 		look([object('car', 0.1, 0.5, 0.2, 0.1, ['bay'])], lateEvening);
 		const sameDay = look([object('car', 0.1, 0.5, 0.2, 0.1, ['bay']), object('car', 0.5, 0.5, 0.2, 0.1, [])], lateEvening + 20 * MINUTE);
@@ -224,7 +269,8 @@ describe('Track Objects Across Looks', () => {
 			arrivalsByLabel: { car: 2 },
 			arrivalsSince: '2026-11-27T08:00:00.000Z',
 		});
-		expect(sinceFirst([], lateEvening + 41 * MINUTE).result).not.toHaveProperty('arrivalsByZone');
+		// without zones set, no counts per zone
+		expect(sinceFirst([object('car', 0.5, 0.5)], lateEvening + 41 * MINUTE).result).not.toHaveProperty('arrivalsByZone');
 	});
 
 	it('turning Per Day off starts the counts again from that look', () => {
@@ -237,17 +283,21 @@ describe('Track Objects Across Looks', () => {
 		});
 	});
 
+	it('a new object still waiting for Arrival After Looks has no stay to report, however long it has been seen', () => {
+		const { look } = watch(settingsOf({ countAfterLooks: 5, stayLimitMs: MINUTE }));
+		for (let minute = 0; minute < 4; minute++) expect(look([object('car', 0.1, 0.5)]).result.overstays).toEqual([]);
+		expect(look([object('car', 0.1, 0.5)]).result).toMatchObject({ arrivals: [{ trackId: 1 }], newOverstayCount: 1 });
+	});
+
 	it(`keeps at most ${MAX_TRACKS} tracks: the objects past them get no id and are counted as untracked`, () => {
 		const { look } = watch(settingsOf());
 		const many = Array.from({ length: MAX_TRACKS + 2 }, (_, index) => object('bottle', (index % 20) / 20, Math.floor(index / 20) / 10, 0.04, 0.05));
 		const first = look(many);
 		expect(first.result).toMatchObject({ tracked: MAX_TRACKS, untracked: 2 });
 		expect(first.detections.slice(-3).map((track) => track.trackId)).toEqual([MAX_TRACKS, null, null]);
-		expect(first.detections[MAX_TRACKS]).toEqual({
-			trackId: null,
-			firstSeenAt: null,
-			seenForSeconds: null,
-		});
+		expect(first.detections[MAX_TRACKS]).toEqual({ trackId: null, firstSeenAt: null, seenForSeconds: null });
+		const zoned = watch(settingsOf({ zoned: true })).look(many.map((bottle) => ({ ...bottle, zones: [] })));
+		expect(zoned.detections[MAX_TRACKS]).toEqual({ trackId: null, firstSeenAt: null, seenForSeconds: null, secondsInZones: {} });
 	});
 
 	it('keeps a key with 50 objects under 10,000 characters of static data', () => {

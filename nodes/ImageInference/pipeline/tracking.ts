@@ -40,6 +40,8 @@ export interface TrackingSettings {
 	arrivalsPeriod: ArrivalsPeriod;
 	/** The workflow's time zone: where a day of arrivals starts. */
 	timeZone: string;
+	/** Whether zones are set: the detections gain their seconds in each zone, the arrivals are counted per zone. */
+	zoned: boolean;
 }
 
 /** A track as the static data keeps it: times in epoch milliseconds, the box in fractions to 4 decimals. */
@@ -49,7 +51,7 @@ export interface StoredTrack {
 	box: [x: number, y: number, width: number, height: number];
 	firstSeen: number;
 	lastSeen: number;
-	/** Looks in a row it was seen in (counted up to Count After Looks). */
+	/** Looks in a row it was seen in (counted up to Arrival After Looks). */
 	seenLooks: number;
 	/** Looks in a row it was missing from. */
 	missedLooks: number;
@@ -123,16 +125,15 @@ export interface TrackingResult {
 	untracked: number;
 }
 
-/** ISO texts of the times tracks were seen: the same few, look after look. */
-const isoTexts = new Map<number, string>();
-const MAX_ISO_TEXTS = 1_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+/** Each track's firstSeenAt text, made once: every look of a track gives it. */
+const firstSeenTexts = new WeakMap<StoredTrack, string>();
 
-function iso(ms: number): string {
-	let text = isoTexts.get(ms);
+function firstSeenAt(track: StoredTrack): string {
+	let text = firstSeenTexts.get(track);
 	if (text === undefined) {
-		if (isoTexts.size >= MAX_ISO_TEXTS) isoTexts.clear();
-		text = new Date(ms).toISOString();
-		isoTexts.set(ms, text);
+		text = iso(track.firstSeen);
+		firstSeenTexts.set(track, text);
 	}
 	return text;
 }
@@ -175,7 +176,7 @@ export function trackObjects(
 		if (state.arrivals.day !== day) state.arrivals = { since: now, day, byLabel: {}, byZone: {} };
 	} else if (state.arrivals.day !== undefined) state.arrivals = { since: now, byLabel: {}, byZone: {} };
 
-	const boxes = objects.map(({ relativeBox: box }) => [box.x, box.y, box.width, box.height]);
+	const boxes = objects.map(({ relativeBox: box }): StoredTrack['box'] => [rounded(box.x), rounded(box.y), rounded(box.width), rounded(box.height)]);
 	const pairs: Array<{ track: number; object: number; overlap: number }> = [];
 	state.tracks.forEach((track, trackIndex) => {
 		objects.forEach((object, objectIndex) => {
@@ -184,10 +185,10 @@ export function trackObjects(
 			if (shared > 0 && shared >= settings.minOverlap) pairs.push({ track: trackIndex, object: objectIndex, overlap: shared });
 		});
 	});
+	// the tracks are kept oldest first and the sort is stable: of equal overlaps, the older track's comes first
 	pairs.sort(
 		(a, b) =>
 			b.overlap - a.overlap ||
-			state.tracks[a.track].id - state.tracks[b.track].id ||
 			boxes[a.object][0] - boxes[b.object][0] ||
 			boxes[a.object][1] - boxes[b.object][1] ||
 			boxes[a.object][2] - boxes[b.object][2] ||
@@ -206,13 +207,13 @@ export function trackObjects(
 	state.tracks.forEach((track, trackIndex) => {
 		if (!matchedTracks.has(trackIndex)) {
 			track.missedLooks += 1;
-			if (!track.arrived) track.seenLooks = 0;
+			track.seenLooks = 0;
 		}
 		if (track.missedLooks <= settings.keepMissedLooks) kept.push(track);
 		else if (track.arrived) {
 			departed.push({
 				...summary(track),
-				firstSeenAt: iso(track.firstSeen),
+				firstSeenAt: firstSeenAt(track),
 				lastSeenAt: iso(track.lastSeen),
 				stayedSeconds: seconds(track.lastSeen - track.firstSeen),
 			});
@@ -232,13 +233,13 @@ export function trackObjects(
 					trackId: null,
 					firstSeenAt: null,
 					seenForSeconds: null,
-					...(object.zones ? { secondsInZones: {} } : {}),
+					...(settings.zoned ? { secondsInZones: {} } : {}),
 				};
 			}
 			track = {
 				id: state.nextId++,
 				label: object.label,
-				box: [0, 0, 0, 0],
+				box: boxes[objectIndex],
 				firstSeen: now,
 				lastSeen: now,
 				seenLooks: 0,
@@ -249,8 +250,7 @@ export function trackObjects(
 			};
 			state.tracks.push(track);
 		}
-		const [x, y, width, height] = boxes[objectIndex];
-		track.box = [rounded(x), rounded(y), rounded(width), rounded(height)];
+		track.box = boxes[objectIndex];
 		track.lastSeen = now;
 		track.missedLooks = 0;
 		track.seenLooks = Math.min(track.seenLooks + 1, settings.countAfterLooks);
@@ -267,9 +267,9 @@ export function trackObjects(
 		if (track.arrived) overstays.push(...overstaysOf(track, settings, now));
 		return {
 			trackId: track.id,
-			firstSeenAt: iso(track.firstSeen),
+			firstSeenAt: firstSeenAt(track),
 			seenForSeconds: seconds(now - track.firstSeen),
-			...(object.zones
+			...(settings.zoned
 				? {
 						secondsInZones: Object.fromEntries(Object.entries(track.zones).map(([zone, since]) => [zone, seconds(now - since)])),
 					}
@@ -277,7 +277,6 @@ export function trackObjects(
 		};
 	});
 
-	const zoned = objects.some((object) => object.zones !== undefined);
 	return {
 		detections,
 		result: {
@@ -286,7 +285,7 @@ export function trackObjects(
 			overstays,
 			newOverstayCount: overstays.filter((stay) => !stay.alreadyReported).length,
 			arrivalsByLabel: { ...state.arrivals.byLabel },
-			...(zoned || Object.keys(state.arrivals.byZone).length > 0 ? { arrivalsByZone: copyOfZoneCounts(state.arrivals.byZone) } : {}),
+			...(settings.zoned ? { arrivalsByZone: copyOfZoneCounts(state.arrivals.byZone) } : {}),
 			arrivalsSince: iso(state.arrivals.since),
 			tracked: state.tracks.length,
 			untracked,
@@ -404,6 +403,7 @@ export function readTracking(
 		),
 		arrivalsPeriod: readChoice(this, itemIndex, options.countArrivalsPer ?? DEFAULT_ARRIVALS_PERIOD, ARRIVALS_PERIODS, LABELS.arrivalsPeriod),
 		timeZone: this.getTimezone(),
+		zoned: zones.length > 0,
 	};
 }
 
