@@ -7,6 +7,7 @@
  * pixels (676 × 380); the example's bay is the left half of the picture's lower part.
  */
 import type { DetectedObject } from '../../nodes/ImageInference/contract';
+import { CAMERA_CAR_BOX } from '../harness/images';
 import { decodeImage, encodeImage } from '../reference-server/image-codec';
 import { CAR_JPG } from './frames';
 
@@ -29,9 +30,21 @@ export type ParkingLook = keyof typeof PARKING_LOOKS;
 /** The camera's sequence: the empty bay, the arrivals, a look where the first car is hidden, the cars leaving. */
 export const PARKING_SCRIPT: ParkingLook[] = ['empty', 'arriving', 'parked', 'secondOnly', 'parked', 'parked', 'secondOnly', 'secondOnly', 'empty', 'empty'];
 
-/** car.jpg with a block of pixels in the top-left corner coloured by the look's place in the list. */
+/**
+ * car.jpg with the photo's own car copied, scaled, into each scripted car's box (so the boxes hold
+ * cars), and a block of pixels in the top-left corner coloured by the look's place in the list.
+ */
 export function parkingFrame(look: ParkingLook): Buffer {
 	const image = decodeImage(CAR_JPG);
+	const photo = decodeImage(CAR_JPG);
+	for (const box of PARKING_LOOKS[look]) {
+		for (let y = 0; y < box.height; y++) {
+			for (let x = 0; x < box.width; x++) {
+				const from = ((CAMERA_CAR_BOX.y + Math.floor((y * CAMERA_CAR_BOX.height) / box.height)) * photo.width + CAMERA_CAR_BOX.x + Math.floor((x * CAMERA_CAR_BOX.width) / box.width)) * 4;
+				photo.data.copy(image.data, ((box.y + y) * image.width + box.x + x) * 4, from, from + 4);
+			}
+		}
+	}
 	const shade = 40 + 50 * Object.keys(PARKING_LOOKS).indexOf(look);
 	for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) image.data.fill(shade, (y * image.width + x) * 4, (y * image.width + x) * 4 + 3);
 	return encodeImage(image, 'jpeg');
