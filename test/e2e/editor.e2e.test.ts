@@ -205,6 +205,12 @@ describe('Image Inference in the n8n editor (Chromium)', () => {
 		await panel().locator('label').filter({ hasText: name }).first().waitFor({ state: 'visible' });
 	}
 
+	async function switchOn(parameter: string): Promise<void> {
+		const toggle = panel().locator(`[data-test-id="parameter-input-${parameter}"] .el-switch`).first();
+		await toggle.click();
+		await panel().locator(`[data-test-id="parameter-input-${parameter}"] .el-switch.is-checked`).first().waitFor({ state: 'visible' });
+	}
+
 	it('shows the node panel as designed, offers its credential, and logs no errors', async () => {
 		const started = Date.now();
 		await loginToN8n(page, server.url, OWNER, { redirect: `/workflow/${WORKFLOW.id}` });
@@ -284,6 +290,18 @@ describe('Image Inference in the n8n editor (Chromium)', () => {
 		await addOption('Include Images Without Objects');
 		await page.mouse.move(0, 0);
 		await page.screenshot({ path: path.join(DOCS, 'node-detect-options.png') });
+		// --- watching: the comparison's options once it is on, tracking's once tracking is on ---
+		expect(await addOptions()).not.toContain('Track Objects Across Looks');
+		await addOption('Compare With Previous Look');
+		await switchOn('compareWithPreviousLook');
+		offered = await addOptions();
+		expect(offered).toEqual(expect.arrayContaining(['Watch Key', 'Cooldown (Minutes)', 'Track Objects Across Looks']));
+		expect(offered).not.toContain('Track Min Overlap');
+		await addOption('Track Objects Across Looks');
+		await switchOn('trackObjects');
+		const tracking = ['Arrival After Looks', 'Count Arrivals', 'Report Stays Longer Than (Minutes)', 'Stay Limits per Zone', 'Track Kept Through Missed Looks', 'Track Min Overlap'];
+		expect((await addOptions()).filter((name) => tracking.includes(name))).toEqual(tracking);
+
 		await choose('outputItems', 'One Item per Image');
 		expect(await addOptions()).not.toContain('Include Images Without Objects');
 
