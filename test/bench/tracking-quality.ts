@@ -6,7 +6,7 @@
  * reports, for the node's tracker and for a naive nearest-centre tracker on the same looks.
  */
 import type { TrackedObject, TrackingSettings } from '../../nodes/ImageInference/pipeline/tracking';
-import { newTrackingState, trackObjects } from '../../nodes/ImageInference/pipeline/tracking';
+import { defaultTrackingSettings, newTrackingState, trackObjects } from '../../nodes/ImageInference/pipeline/tracking';
 
 export type Label = 'car' | 'person';
 type Box = TrackedObject['relativeBox'];
@@ -71,15 +71,7 @@ export const DEFAULT_SEQUENCE_OPTIONS: SequenceOptions = {
 };
 
 /** The settings a user gets when turning Track Objects Across Looks on. */
-export const DEFAULT_TRACKING_SETTINGS: TrackingSettings = {
-	minOverlap: 0.3,
-	keepMissedLooks: 1,
-	countAfterLooks: 1,
-	zoneStayLimitsMs: [],
-	arrivalsPeriod: 'firstLook',
-	timeZone: 'UTC',
-	zoned: false,
-};
+export const DEFAULT_TRACKING_SETTINGS: TrackingSettings = defaultTrackingSettings('UTC', false);
 
 /** Two rows of parking bays below the open area: one of bays touching, one with 1 % of the image between them. */
 const BAY_ROWS = [

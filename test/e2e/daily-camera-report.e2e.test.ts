@@ -10,16 +10,9 @@
  * (Filter, Summarize, Edit Fields, Sort, Limit, Merge).
  */
 import { RestClient, createN8nHome, e2eVersions, loadExample, startSmtpCapture, useCredential, type N8nHome, type SmtpCapture } from './lib';
+import { PARKING_STAYS_COLUMNS } from '../watch/parking';
 import { smtpCredential } from './lib/smtp';
 
-const COLUMNS = [
-	{ name: 'trackId', type: 'number' },
-	{ name: 'label', type: 'string' },
-	{ name: 'zone', type: 'string' },
-	{ name: 'minutes', type: 'number' },
-	{ name: 'arrivedAt', type: 'string' },
-	{ name: 'leftAt', type: 'string' },
-];
 const MINUTE = 60_000;
 
 /** A row as the overstay example writes it, for a stay of `minutes` from `arrivedAt`. */
@@ -39,7 +32,7 @@ describe.each(e2eVersions())('examples/daily-camera-report.json in real n8n %s',
 		const n8n = await home.start();
 		const owner = await RestClient.setupOwner(n8n.url);
 		const project = await owner.request<{ id: string }>('GET', '/rest/projects/personal');
-		const table = await owner.request<{ id: string }>('POST', `/rest/projects/${project.body.id}/data-tables`, { name: 'parking stays', columns: COLUMNS });
+		const table = await owner.request<{ id: string }>('POST', `/rest/projects/${project.body.id}/data-tables`, { name: 'parking stays', columns: PARKING_STAYS_COLUMNS });
 		const today = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00.000Z');
 		const at = (hour: number, minute: number) => new Date(today.getTime() + (hour * 60 + minute) * MINUTE);
 		const rows = [

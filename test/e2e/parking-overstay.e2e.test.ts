@@ -24,19 +24,11 @@ import { sha256 } from '../reference-server/faults';
 import type { Camera } from '../watch/camera';
 import { startCamera } from '../watch/camera';
 import type { ParkingLook } from '../watch/parking';
-import { PARKING_LOOKS, PARKING_SCRIPT, parkingAnswer, parkingFrame } from '../watch/parking';
+import { PARKING_LOOKS, PARKING_SCRIPT, PARKING_STAYS_COLUMNS, parkingAnswer, parkingFrame } from '../watch/parking';
 import { RestClient, activateCameraExample, createN8nHome, e2eVersions, startSmtpCapture, type N8nHome, type SmtpCapture } from './lib';
 
 const INTERVAL_SECONDS = 4;
 const DETECT = 'Watch the no-parking bay';
-const COLUMNS = [
-	{ name: 'trackId', type: 'number' },
-	{ name: 'label', type: 'string' },
-	{ name: 'zone', type: 'string' },
-	{ name: 'minutes', type: 'number' },
-	{ name: 'arrivedAt', type: 'string' },
-	{ name: 'leftAt', type: 'string' },
-];
 
 type Tracking = { arrivals: Array<{ trackId: number }>; departed: Array<{ trackId: number }>; newOverstayCount: number };
 type Row = { trackId: number; label: string; zone: string; minutes: number; arrivedAt: string; leftAt: string };
@@ -63,7 +55,7 @@ describe.each(e2eVersions())('examples/parking-overstay.json activated in real n
 		const first = await home.start();
 		const owner = await RestClient.setupOwner(first.url);
 		const project = await owner.request<{ id: string }>('GET', '/rest/projects/personal');
-		const table = await owner.request<{ id: string }>('POST', `/rest/projects/${project.body.id}/data-tables`, { name: 'parking stays', columns: COLUMNS });
+		const table = await owner.request<{ id: string }>('POST', `/rest/projects/${project.body.id}/data-tables`, { name: 'parking stays', columns: PARKING_STAYS_COLUMNS });
 		expect([project.status, table.status]).toEqual([200, 200]);
 		rowsPath = `/rest/projects/${project.body.id}/data-tables/${table.body.id}/rows`;
 		await first.stop();

@@ -1,18 +1,9 @@
 import type { TrackedObject, TrackingSettings, TrackingState } from '../../nodes/ImageInference/pipeline/tracking';
-import { MAX_TRACKS, newTrackingState, overlap, trackObjects } from '../../nodes/ImageInference/pipeline/tracking';
+import { MAX_TRACKS, defaultTrackingSettings, newTrackingState, overlap, trackObjects } from '../../nodes/ImageInference/pipeline/tracking';
 
 const T0 = Date.parse('2026-11-27T08:00:00Z');
 const MINUTE = 60_000;
-const settingsOf = (overrides: Partial<TrackingSettings> = {}): TrackingSettings => ({
-	minOverlap: 0.3,
-	keepMissedLooks: 1,
-	countAfterLooks: 1,
-	zoneStayLimitsMs: [],
-	arrivalsPeriod: 'firstLook',
-	timeZone: 'UTC',
-	zoned: false,
-	...overrides,
-});
+const settingsOf = (overrides: Partial<TrackingSettings> = {}): TrackingSettings => ({ ...defaultTrackingSettings('UTC', false), ...overrides });
 const object = (label: string, x: number, y: number, width = 0.2, height = 0.1, zones?: string[]): TrackedObject => ({
 	label,
 	relativeBox: { x, y, width, height },

@@ -7,19 +7,19 @@
  *
  *   npx ts-node --transpile-only test/watch/draw-tracks.ts
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { Point } from '../../nodes/ImageInference/pipeline/geometry';
 import { anchorPoint, insidePolygon, toPixels } from '../../nodes/ImageInference/pipeline/geometry';
 import type { DetectionTrack } from '../../nodes/ImageInference/pipeline/tracking';
-import { DEFAULT_COUNT_AFTER_LOOKS, DEFAULT_KEEP_MISSED_LOOKS, DEFAULT_MIN_OVERLAP, newTrackingState, trackObjects } from '../../nodes/ImageInference/pipeline/tracking';
+import { defaultTrackingSettings, newTrackingState, trackObjects } from '../../nodes/ImageInference/pipeline/tracking';
 import { parsePoints } from '../../nodes/ImageInference/pipeline/zones';
 import type { Rgb } from '../reference-server/draw';
 import { drawLabel, strokeAround } from '../reference-server/draw';
 import type { RgbaImage } from '../reference-server/image-codec';
-import { decodeImage, encodeImage } from '../reference-server/image-codec';
-import { outline, shade } from './drawing';
+import { decodeImage } from '../reference-server/image-codec';
+import { outline, shade, writeStacked } from './drawing';
 import { PARKING_LOOKS, PARKING_SCRIPT, parkingFrame } from './parking';
 
 const BAY_COLOUR: Rgb = [255, 221, 0];
@@ -39,15 +39,7 @@ function main(): void {
 	const size = decodeImage(parkingFrame('empty'));
 	const bayPixels = toPixels(parsePoints(bay.points, 'relative') as Point[], size);
 	const state = newTrackingState(0);
-	const settings = {
-		minOverlap: DEFAULT_MIN_OVERLAP,
-		keepMissedLooks: DEFAULT_KEEP_MISSED_LOOKS,
-		countAfterLooks: DEFAULT_COUNT_AFTER_LOOKS,
-		zoneStayLimitsMs: [],
-		arrivalsPeriod: 'firstLook' as const,
-		timeZone: 'UTC',
-		zoned: true,
-	};
+	const settings = defaultTrackingSettings('UTC', true);
 	const panels: RgbaImage[] = [];
 	PARKING_SCRIPT.forEach((look, index) => {
 		// the example counts only the cars whose bottom centre is in the bay (Only Objects in Zones)
@@ -60,13 +52,7 @@ function main(): void {
 		const { detections } = trackObjects(state, objects, settings, index * 60_000);
 		if (SHOWN.includes(index)) panels.push(panel(look, cars, detections, bayPixels, bay.name, CAPTIONS[SHOWN.indexOf(index)]));
 	});
-	const [top, bottom] = panels;
-	const both: RgbaImage = { width: top.width, height: top.height + bottom.height + 4, data: Buffer.alloc(top.width * (top.height + bottom.height + 4) * 4, 255) };
-	top.data.copy(both.data, 0);
-	bottom.data.copy(both.data, top.width * (top.height + 4) * 4);
-	const file = join(__dirname, '..', '..', 'docs', 'watching-tracks.jpg');
-	writeFileSync(file, encodeImage(both, 'jpeg'));
-	process.stdout.write(`${file}\n`);
+	writeStacked(panels, join(__dirname, '..', '..', 'docs', 'watching-tracks.jpg'));
 }
 
 function panel(

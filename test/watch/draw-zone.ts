@@ -6,7 +6,6 @@
  *
  *   npx ts-node --transpile-only test/watch/draw-zone.ts
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { Point } from '../../nodes/ImageInference/pipeline/geometry';
@@ -15,10 +14,9 @@ import { parsePoints } from '../../nodes/ImageInference/pipeline/zones';
 import { startReferenceServer } from '../reference-server';
 import type { Rgb } from '../reference-server/draw';
 import { drawLabel, fillRect } from '../reference-server/draw';
-import type { RgbaImage } from '../reference-server/image-codec';
-import { decodeImage, encodeImage } from '../reference-server/image-codec';
+import { decodeImage } from '../reference-server/image-codec';
 import type { FrameName } from './frames';
-import { outline, shade } from './drawing';
+import { outline, shade, writeStacked } from './drawing';
 import { DRIVEWAY, frame } from './frames';
 
 const ZONE_COLOUR: Rgb = [255, 221, 0];
@@ -43,13 +41,7 @@ async function main(): Promise<void> {
 			drawLabel(picture, caption, 8, picture.height - 30, 2, [0, 0, 0], [255, 255, 255]);
 			return picture;
 		});
-		const [top, bottom] = panels;
-		const both: RgbaImage = { width: top.width, height: top.height + bottom.height + 4, data: Buffer.alloc(top.width * (top.height + bottom.height + 4) * 4, 255) };
-		top.data.copy(both.data, 0);
-		bottom.data.copy(both.data, top.width * (top.height + 4) * 4);
-		const file = join(__dirname, '..', '..', 'docs', 'watching-zone.jpg');
-		writeFileSync(file, encodeImage(both, 'jpeg'));
-		process.stdout.write(`${file}\n`);
+		writeStacked(panels, join(__dirname, '..', '..', 'docs', 'watching-zone.jpg'));
 	} finally {
 		await server.close();
 	}

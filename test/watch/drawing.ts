@@ -1,9 +1,12 @@
 /** Drawing a zone over a picture, for the pictures in docs/ that test/watch/draw-*.ts make. */
+import { writeFileSync } from 'node:fs';
+
 import type { Point } from '../../nodes/ImageInference/pipeline/geometry';
 import { insidePolygon } from '../../nodes/ImageInference/pipeline/geometry';
 import type { Rgb } from '../reference-server/draw';
 import { fillRect } from '../reference-server/draw';
 import type { RgbaImage } from '../reference-server/image-codec';
+import { encodeImage } from '../reference-server/image-codec';
 
 /** Blends the colour into every pixel inside the polygon. */
 export function shade(image: RgbaImage, polygon: Point[], colour: Rgb, share: number): void {
@@ -27,4 +30,13 @@ export function outline(image: RgbaImage, polygon: Point[], colour: Rgb, thickne
 			fillRect(image, Math.round(x - thickness / 2), Math.round(y - thickness / 2), thickness, thickness, colour);
 		}
 	});
+}
+
+/** Writes two panels of one width, one above the other with a white gap, as a JPEG, and prints where. */
+export function writeStacked([top, bottom]: RgbaImage[], file: string): void {
+	const both: RgbaImage = { width: top.width, height: top.height + bottom.height + 4, data: Buffer.alloc(top.width * (top.height + bottom.height + 4) * 4, 255) };
+	top.data.copy(both.data, 0);
+	bottom.data.copy(both.data, top.width * (top.height + 4) * 4);
+	writeFileSync(file, encodeImage(both, 'jpeg'));
+	process.stdout.write(`${file}\n`);
 }

@@ -30,6 +30,16 @@ export type ParkingLook = keyof typeof PARKING_LOOKS;
 /** The camera's sequence: the empty bay, the arrivals, a look where the first car is hidden, the cars leaving. */
 export const PARKING_SCRIPT: ParkingLook[] = ['empty', 'arriving', 'parked', 'secondOnly', 'parked', 'parked', 'secondOnly', 'secondOnly', 'empty', 'empty'];
 
+/** The columns of the Data Table the example records each stay in, as a user creates it. */
+export const PARKING_STAYS_COLUMNS = [
+	{ name: 'trackId', type: 'number' },
+	{ name: 'label', type: 'string' },
+	{ name: 'zone', type: 'string' },
+	{ name: 'minutes', type: 'number' },
+	{ name: 'arrivedAt', type: 'string' },
+	{ name: 'leftAt', type: 'string' },
+];
+
 /**
  * car.jpg with the photo's own car copied, scaled, into each scripted car's box (so the boxes hold
  * cars), and a block of pixels in the top-left corner coloured by the look's place in the list.

@@ -328,6 +328,19 @@ function overstaysOf(track: StoredTrack, settings: TrackingSettings, now: number
 		});
 }
 
+/** Track Objects Across Looks with none of its options set, in the workflow's time zone, with or without zones. */
+export function defaultTrackingSettings(timeZone: string, zoned: boolean): TrackingSettings {
+	return {
+		minOverlap: DEFAULT_MIN_OVERLAP,
+		keepMissedLooks: DEFAULT_KEEP_MISSED_LOOKS,
+		countAfterLooks: DEFAULT_COUNT_AFTER_LOOKS,
+		zoneStayLimitsMs: [],
+		arrivalsPeriod: DEFAULT_ARRIVALS_PERIOD,
+		timeZone,
+		zoned,
+	};
+}
+
 /** A key's tracking before its first tracked look. */
 export function newTrackingState(now: number): TrackingState {
 	return {
@@ -388,12 +401,14 @@ export function readTracking(
 			'Turn Compare With Previous Look on: the tracks are kept with the Watch Key’s last look.',
 		);
 	const minutes = readOptionalNumber.call(this, itemIndex, options, 'reportStaysLongerThan', LABELS.stayLimit, STAY_MINUTES_BOUNDS);
+	const defaults = defaultTrackingSettings(this.getTimezone(), zones.length > 0);
 	return {
-		minOverlap: readOptionalNumber.call(this, itemIndex, options, 'trackMinOverlap', LABELS.minOverlap, MIN_OVERLAP_BOUNDS) ?? DEFAULT_MIN_OVERLAP,
+		...defaults,
+		minOverlap: readOptionalNumber.call(this, itemIndex, options, 'trackMinOverlap', LABELS.minOverlap, MIN_OVERLAP_BOUNDS) ?? defaults.minOverlap,
 		keepMissedLooks:
-			readOptionalNumber.call(this, itemIndex, options, 'trackKeepMissedLooks', LABELS.keepMissedLooks, KEEP_MISSED_LOOKS_BOUNDS) ?? DEFAULT_KEEP_MISSED_LOOKS,
+			readOptionalNumber.call(this, itemIndex, options, 'trackKeepMissedLooks', LABELS.keepMissedLooks, KEEP_MISSED_LOOKS_BOUNDS) ?? defaults.keepMissedLooks,
 		countAfterLooks:
-			readOptionalNumber.call(this, itemIndex, options, 'trackCountAfterLooks', LABELS.countAfterLooks, COUNT_AFTER_LOOKS_BOUNDS) ?? DEFAULT_COUNT_AFTER_LOOKS,
+			readOptionalNumber.call(this, itemIndex, options, 'trackCountAfterLooks', LABELS.countAfterLooks, COUNT_AFTER_LOOKS_BOUNDS) ?? defaults.countAfterLooks,
 		...(minutes !== undefined ? { stayLimitMs: minutes * 60_000 } : {}),
 		zoneStayLimitsMs: readZoneStayLimits(options.zoneStayLimits, zones, (message) =>
 			fail(
@@ -401,9 +416,7 @@ export function readTracking(
 				`Write each entry as zone: minutes, separated by commas, naming zones set under Zones, e.g. "no-parking: 10, gate: 2".`,
 			),
 		),
-		arrivalsPeriod: readChoice(this, itemIndex, options.countArrivalsPer ?? DEFAULT_ARRIVALS_PERIOD, ARRIVALS_PERIODS, LABELS.arrivalsPeriod),
-		timeZone: this.getTimezone(),
-		zoned: zones.length > 0,
+		arrivalsPeriod: readChoice(this, itemIndex, options.countArrivalsPer ?? defaults.arrivalsPeriod, ARRIVALS_PERIODS, LABELS.arrivalsPeriod),
 	};
 }
 
