@@ -5,6 +5,7 @@ import { classify } from './actions/classify/classify.operation';
 import { imageSourceFields, modelIdFields } from './actions/common.description';
 import { detect } from './actions/detect/detect.operation';
 import { router } from './actions/router';
+import { uploadToProject } from './actions/upload/upload.operation';
 import { toolDescriptionProperties } from './actions/tool.description';
 import { runAsTool, runsAsTool } from './output/toolResult';
 
@@ -17,7 +18,8 @@ export class ImageInference implements INodeType {
 		group: ['transform'],
 		version: [1, 1.1],
 		defaultVersion: 1.1,
-		subtitle: '={{ $parameter["operation"] === "classify" ? "Classify Image" : "Detect Objects" }}',
+		subtitle:
+			'={{ $parameter["operation"] === "classify" ? "Classify Image" : $parameter["operation"] === "uploadToProject" ? "Upload to Project" : "Detect Objects" }}',
 		description: 'Detect objects in or classify images with your deployed computer-vision models',
 		defaults: { name: 'Image Inference' },
 		usableAsTool: true,
@@ -66,6 +68,12 @@ export class ImageInference implements INodeType {
 						action: 'Classify an image',
 						description: 'Get the image’s category and the confidence of each category',
 					},
+					{
+						name: 'Upload to Project',
+						value: 'uploadToProject',
+						action: 'Upload an image to a project',
+						description: 'Add the image to a project’s dataset, with its boxes or its label as annotations, to train the next model',
+					},
 				],
 				default: 'detect',
 			},
@@ -73,6 +81,7 @@ export class ImageInference implements INodeType {
 			...imageSourceFields,
 			...detect.description,
 			...classify.description,
+			...uploadToProject.description,
 			...toolDescriptionProperties,
 		],
 	};

@@ -305,6 +305,13 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			async prepareBinaryData(bytes: Buffer, fileName?: string, mimeType?: string) {
 				return store.put(bytes, { fileName, mimeType });
 			},
+			async httpRequest(requestOptions: IHttpRequestOptions) {
+				try {
+					return await send(requestOptions, options.signal, options.recordRequests === false ? undefined : sent, () => events.push('answer'));
+				} catch (error) {
+					throw new NodeApiError(node, error as never);
+				}
+			},
 			async httpRequestWithAuthentication(this: unknown, type: string, requestOptions: IHttpRequestOptions) {
 				if (type !== credential.name) throw new Error(`unknown credential type ${type}`);
 				const authenticated = await credential.authenticate(credentials, requestOptions);
@@ -433,7 +440,7 @@ async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefine
 	}
 	if (options.json) headers.accept ??= 'application/json';
 	if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-	sent?.push({ method: options.method ?? 'GET', url: url.toString(), headers, body: body && JSON.parse(body.toString()) });
+	sent?.push({ method: options.method ?? 'GET', url: url.toString(), headers, body: body && asJsonOrBytes(body) });
 
 	let timedOut = false;
 	try {
@@ -489,6 +496,15 @@ function exchange(
 		}
 		outgoing.end(body);
 	});
+}
+
+/** A sent body as tests read it: JSON parsed, anything else (a file) as its bytes. */
+function asJsonOrBytes(body: string | Buffer): unknown {
+	try {
+		return JSON.parse(body.toString());
+	} catch {
+		return Buffer.isBuffer(body) ? body : Buffer.from(body);
+	}
 }
 
 function decode(bytes: Buffer, json: boolean): unknown {

@@ -23,7 +23,7 @@ export const modelIdFields: INodeProperties[] = [
 		placeholder: `e.g. ${MODEL_ID_EXAMPLE}`,
 		description:
 			'UUID of the deployed model, shown in its model details in the dashboard. Pasting a dashboard link that contains the ID works too.',
-		displayOptions: { show: { '@version': [1] } },
+		displayOptions: { show: { '@version': [1] }, hide: { operation: ['uploadToProject'] } },
 	},
 	{
 		displayName: 'Model',
@@ -32,7 +32,7 @@ export const modelIdFields: INodeProperties[] = [
 		required: true,
 		default: { mode: 'id', value: '' },
 		description: 'The deployed model, by its ID or by its link in the dashboard',
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] }, hide: { operation: ['uploadToProject'] } },
 		modes: [
 			{
 				displayName: 'By ID',
@@ -107,6 +107,7 @@ export const imageSourceFields: INodeProperties[] = [
 			},
 		],
 		default: DEFAULT_IMAGE_SOURCE,
+		displayOptions: { hide: { operation: ['uploadToProject'] } },
 		builderHint: {
 			propertyHint:
 				"Use 'binary' when a previous node put the image in a binary field (Form Trigger upload, HTTP Request file, Google Drive, Telegram); " +

@@ -16,11 +16,13 @@ import { createRedactor } from '../transport/errors';
 import { runStoppingAtFirstFailure } from '../transport/pool';
 import { classify } from './classify/classify.operation';
 import { detect } from './detect/detect.operation';
+import { uploadToProject } from './upload/upload.operation';
 import type { ExecutionContext, ImagePlan, Operation } from './types';
 
 const operations: Record<string, Operation<object>> = {
 	detect: detect as Operation<object>,
 	classify: classify as Operation<object>,
+	uploadToProject: uploadToProject as Operation<object>,
 };
 
 /**
@@ -61,7 +63,7 @@ async function runItems(
 	let concurrency: { value: number; itemIndex: number } | undefined;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const modelId = readModelId.call(this, itemIndex);
+			const modelId = operation.readsModel ? readModelId.call(this, itemIndex) : '';
 			const settings = readRequestSettings.call(this, itemIndex);
 			concurrency ??= { value: settings.concurrency, itemIndex };
 			if (settings.concurrency !== concurrency.value) {
@@ -74,7 +76,9 @@ async function runItems(
 			const referencedField = bringFiles(itemIndex);
 			const { images: itemImages, skippedFiles, passThrough } = await readImageInputs.call(this, itemIndex, imageSource, referencedField);
 			const fields = operation.prepare.call(this, itemIndex, imageSource);
-			for (const image of itemImages) images.push({ itemIndex, position: images.length, modelId, image, fields, passThrough, skippedFiles, settings });
+			const itemPlans = itemImages.map((image, index) => ({ itemIndex, position: images.length + index, modelId, image, fields, passThrough, skippedFiles, settings }));
+			for (const plan of itemPlans) await operation.checkImage?.call(this, plan);
+			images.push(...itemPlans);
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
 			outputsByImage[itemIndex] = [[failureItem(error, inputs[itemIndex], itemIndex, toErrorOutput)]];
@@ -92,6 +96,7 @@ async function runItems(
 		hints: new ExecutionHints(credentials.sendAs),
 	};
 
+	operation.startExecution?.call(this, images, context);
 	const tasks = images.map((plan) => ({ plan, output: outputsByImage[plan.itemIndex].push([]) - 1 }));
 	await runStoppingAtFirstFailure(tasks, concurrency.value, signal, async ({ plan, output }) => {
 		try {

@@ -11,6 +11,7 @@ export interface ImagePlan<TFields> {
 	itemIndex: number;
 	/** The image's place among this execution's images, the order their requests start in. */
 	position: number;
+	/** The model's ID; empty for an operation that runs no model (Operation.readsModel). */
 	modelId: string;
 	image: ImageInput;
 	fields: TFields;
@@ -34,8 +35,14 @@ export interface ExecutionContext {
 
 export interface Operation<TFields> {
 	description: INodeProperties[];
+	/** Whether the operation runs a model (reads Model); uploads do not. */
+	readsModel: boolean;
 	/** Reads and checks this operation's fields for one item; throws an item error, sends nothing. */
 	prepare(this: IExecuteFunctions, itemIndex: number, imageSource: ImageSource): TFields;
+	/** Checks one image further before any request is sent (its file read if need be); throws an item error. */
+	checkImage?(this: IExecuteFunctions, plan: ImagePlan<TFields>): Promise<void>;
+	/** Called once all images are checked, before the first request: what the execution's calls share. */
+	startExecution?(this: IExecuteFunctions, plans: Array<ImagePlan<TFields>>, context: ExecutionContext): void;
 	/** The output items for one image, each paired with the image's input item (none is allowed). */
 	execute(this: IExecuteFunctions, plan: ImagePlan<TFields>, context: ExecutionContext): Promise<INodeExecutionData[]>;
 }

@@ -46,12 +46,15 @@ const OPERATION_NAMES: Record<PredictionKind, string> = {
 	classify: 'a classification model (Classify Image)',
 };
 
+/**
+ * Who answered and what a 404 means: a prediction's model, or what another call asked for (a
+ * project, or a file at the storage URL the service handed out).
+ */
+export type AnsweredBy = { kind: PredictionKind; modelId: string } | { notFound: { message: string; description: string }; who?: string };
+
 /** A non-2xx answer as a Failure. `text` is the body as received (JSON or not, possibly empty). */
-export function describeHttpFailure(
-	status: number,
-	text: string,
-	context: { kind: PredictionKind; modelId: string; retryAfterMs?: number },
-): Failure {
+export function describeHttpFailure(status: number, text: string, context: AnsweredBy & { retryAfterMs?: number }): Failure {
+	const who = ('who' in context && context.who) || 'The service';
 	const retryable = RETRYABLE_STATUSES.has(status);
 	const serviceError = parseErrorBody(text);
 	const said = serviceError?.message ?? snippet(text);
@@ -63,7 +66,7 @@ export function describeHttpFailure(
 			code: serviceError?.code ?? 'bad_request',
 			retryable,
 			details,
-			message: `The service rejected the request (400 Bad Request): ${said || 'no reason given'}`,
+			message: `${who} rejected the request (400 Bad Request): ${said || 'no reason given'}`,
 			description: details.length
 				? details.map(formatDetail).join('\n')
 				: 'Check the image and the options of this item.',
@@ -81,25 +84,30 @@ export function describeHttpFailure(
 		};
 	}
 	if (status === 404) {
+		const notFound =
+			'notFound' in context
+				? context.notFound
+				: {
+						message: `Model ${context.modelId} was not found`,
+						description: `Check that the Model ID is right, that the model is deployed, and that it is ${OPERATION_NAMES[context.kind]}.`,
+					};
 		return {
 			status,
 			code: serviceError?.code ?? 'not_found',
 			retryable,
-			message: `Model ${context.modelId} was not found (404 Not Found)`,
-			description:
-				`Check that the Model ID is right, that the model is deployed, and that it is ${OPERATION_NAMES[context.kind]}.` +
-				(said ? ` The service said: ${said}` : ''),
+			message: `${notFound.message} (404 Not Found)`,
+			description: notFound.description + (said ? ` ${who} said: ${said}` : ''),
 		};
 	}
 	const name = STATUS_TEXT[status] ?? (status >= 500 ? 'Server Error' : 'Error');
-	const description = said ? `The service said: ${said}` : 'The service gave no reason.';
+	const description = said ? `${who} said: ${said}` : `${who} gave no reason.`;
 	if (status === 429) {
 		return {
 			status,
 			code: serviceError?.code ?? 'rate_limited',
 			retryable,
 			retryAfterMs: context.retryAfterMs,
-			message: `The service is rate-limiting requests (429 ${name})`,
+			message: `${who} is rate-limiting requests (429 ${name})`,
 			description: `${description} Lower "Concurrency" or raise "Retries".`,
 		};
 	}
@@ -110,8 +118,8 @@ export function describeHttpFailure(
 		retryAfterMs: context.retryAfterMs,
 		message:
 			status >= 500
-				? `The service failed (${status} ${name})`
-				: `The service rejected the request (${status} ${name})`,
+				? `${who} failed (${status} ${name})`
+				: `${who} rejected the request (${status} ${name})`,
 		description,
 	};
 }

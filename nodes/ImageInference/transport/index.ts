@@ -4,14 +4,14 @@ import type { z } from 'zod';
 
 import type { PredictionKind } from '../contract';
 import { describeIssues, predictPath } from '../contract';
-import type { Failure, Redact } from './errors';
+import type { AnsweredBy, Failure, Redact } from './errors';
 import {
 	describeHttpFailure,
 	describeInvalidResponse,
 	describeNetworkFailure,
 	toNodeApiError,
 } from './errors';
-import type { AnswerPicture } from './answerReader';
+import type { AnswerPicture, ReadAnswer } from './answerReader';
 import { AnswerReader } from './answerReader';
 import { backoffDelay, parseRetryAfter, sleepUnlessCancelled } from './retry';
 
@@ -47,7 +47,7 @@ export interface Prediction<T> {
 	picture?: AnswerPicture;
 }
 
-type Outcome<T> = { ok: true; value: T; picture?: AnswerPicture } | { ok: false; failure: Failure };
+export type Outcome<T> = { ok: true; value: T; picture?: AnswerPicture } | { ok: false; failure: Failure };
 
 /** Error bodies are read up to this size: enough for any message, bounded for an HTML page. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -60,33 +60,90 @@ export async function requestPrediction<TSchema extends z.ZodTypeAny>(
 	this: IExecuteFunctions,
 	call: PredictionCall<TSchema>,
 ): Promise<Prediction<z.infer<TSchema>>> {
+	const { value, attempts, picture } = await requestServiceCall.call(this, {
+		...call,
+		method: 'POST',
+		url: predictPath(call.kind, call.modelId),
+		host: call.serviceUrl,
+		answeredBy: { kind: call.kind, modelId: call.modelId },
+		readsPicture: true,
+	});
+	return { result: value, attempts, picture };
+}
+
+/** What every call to the service shares: the item it is for, how it is retried, what its messages must never show. */
+export interface CallSettings {
+	itemIndex: number;
+	settings: RequestSettings;
+	redact: Redact;
+}
+
+/**
+ * Runs attempts until one succeeds, one fails for good, or the item's Retries are used up, waiting
+ * between them (the service's Retry-After when it gives one). Throws a NodeApiError naming the
+ * cause and the attempts.
+ */
+export async function withRetries<T>(
+	this: IExecuteFunctions,
+	call: CallSettings,
+	attempt: () => Promise<Outcome<T>>,
+): Promise<{ value: T; attempts: number; picture?: AnswerPicture }> {
 	const signal = this.getExecutionCancelSignal?.();
 	const maxAttempts = call.settings.retries + 1;
-	for (let attempt = 1; ; attempt++) {
+	for (let attempts = 1; ; attempts++) {
 		throwIfCancelled.call(this, signal, call.itemIndex);
-		const outcome = await attemptOnce.call(this, call, signal);
-		if (outcome.ok) return { result: outcome.value, attempts: attempt, picture: outcome.picture };
-		if (!outcome.failure.retryable || attempt >= maxAttempts) {
-			throw toNodeApiError(this.getNode(), outcome.failure, {
-				itemIndex: call.itemIndex,
-				attempts: attempt,
-				redact: call.redact,
-			});
+		const outcome = await attempt();
+		if (outcome.ok) return { value: outcome.value, attempts, picture: outcome.picture };
+		if (!outcome.failure.retryable || attempts >= maxAttempts) {
+			throw toNodeApiError(this.getNode(), outcome.failure, { itemIndex: call.itemIndex, attempts, redact: call.redact });
 		}
-		await sleepUnlessCancelled(backoffDelay(attempt, outcome.failure.retryAfterMs), signal);
+		await sleepUnlessCancelled(backoffDelay(attempts, outcome.failure.retryAfterMs), signal);
 	}
+}
+
+/**
+ * One call to the service through the credential, or to a storage URL the service handed out,
+ * sent without it (`withoutCredential`: the key never goes to another host).
+ */
+export interface ServiceCall<TSchema extends z.ZodTypeAny> extends CallSettings {
+	method: 'GET' | 'POST' | 'PUT';
+	/** A path under the credential's Base URL, or the whole URL of a call without the credential. */
+	url: string;
+	/** The body's bytes, built once per attempt; none for a GET. */
+	body?: () => Promise<Buffer>;
+	/** The body's type (default JSON). */
+	contentType?: string;
+	withoutCredential?: boolean;
+	/** The answer's documented shape; without one, any 2xx answer will do and its body is not kept. */
+	resultSchema?: TSchema;
+	/** Where the call goes, for messages (never carries the key). */
+	host: string;
+	answeredBy: AnsweredBy;
+	/** Whether the answer may carry an annotated picture to decode as it streams (predictions). */
+	readsPicture?: boolean;
+}
+
+/** Sends one call, retrying as the item's Retries say, and returns its checked answer. */
+export async function requestServiceCall<TSchema extends z.ZodTypeAny>(
+	this: IExecuteFunctions,
+	call: ServiceCall<TSchema>,
+): Promise<{ value: z.infer<TSchema>; attempts: number; picture?: AnswerPicture }> {
+	const signal = this.getExecutionCancelSignal?.();
+	return await withRetries.call(this, call, async () => await attemptOnce.call(this, call, signal));
 }
 
 async function attemptOnce<TSchema extends z.ZodTypeAny>(
 	this: IExecuteFunctions,
-	call: PredictionCall<TSchema>,
+	call: ServiceCall<TSchema>,
 	signal: AbortSignal | undefined,
 ): Promise<Outcome<z.infer<TSchema>>> {
-	let body: Buffer | undefined = await call.body();
+	let body: Buffer | undefined = await call.body?.();
+	const headers: Record<string, string> = call.withoutCredential ? {} : { Accept: 'application/json' };
+	if (body) headers['Content-Type'] = call.contentType ?? 'application/json';
 	const request: IHttpRequestOptions = {
-		method: 'POST',
-		url: predictPath(call.kind, call.modelId),
-		headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+		method: call.method,
+		url: call.url,
+		headers,
 		body,
 		json: false,
 		encoding: 'stream',
@@ -99,11 +156,15 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		// only the execution's own cancel signal means cancelled; any other abort is a time-out
 		throwIfCancelled.call(this, signal, call.itemIndex);
 		const elapsedMs = Date.now() - started;
-		return { ok: false as const, failure: describeNetworkFailure(error, { timeoutMs: call.settings.timeoutMs, host: call.serviceUrl, elapsedMs }) };
+		return { ok: false as const, failure: describeNetworkFailure(error, { timeoutMs: call.settings.timeoutMs, host: call.host, elapsedMs }) };
 	};
 	let response: IN8nHttpFullResponse;
 	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)) as IN8nHttpFullResponse;
+		response = (
+			call.withoutCredential
+				? await this.helpers.httpRequest(request)
+				: await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)
+		) as IN8nHttpFullResponse;
 	} catch (error) {
 		return networkFailure(error);
 	} finally {
@@ -117,13 +178,14 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 	const status = response.statusCode;
 	const ok = status >= 200 && status <= 299;
 	// A success was answered after the whole body was sent: the picture is decoded into its bytes.
-	const answer = new AnswerReader(Number(response.headers?.['content-length']) || undefined, ok ? body : undefined);
+	const answer = call.readsPicture ? new AnswerReader(Number(response.headers?.['content-length']) || undefined, ok ? body : undefined) : new TextReader();
 	body = undefined;
 	let errorText = '';
 	try {
 		await readBody(stream, Math.max(0, call.settings.timeoutMs - (Date.now() - started)), signal, (chunk) => {
-			if (ok) answer.push(chunk);
-			else if (errorText.length < MAX_ERROR_BODY_BYTES) errorText += chunk.toString('utf8');
+			if (ok) {
+				if (call.resultSchema) answer.push(chunk);
+			} else if (errorText.length < MAX_ERROR_BODY_BYTES) errorText += chunk.toString('utf8');
 		});
 	} catch (error) {
 		return networkFailure(error);
@@ -131,13 +193,10 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 	if (!ok) {
 		return {
 			ok: false,
-			failure: describeHttpFailure(status, errorText, {
-				kind: call.kind,
-				modelId: call.modelId,
-				retryAfterMs: parseRetryAfter(response.headers?.['retry-after']),
-			}),
+			failure: describeHttpFailure(status, errorText, { ...call.answeredBy, retryAfterMs: parseRetryAfter(response.headers?.['retry-after']) }),
 		};
 	}
+	if (!call.resultSchema) return { ok: true, value: undefined };
 	const { text, picture } = answer.end();
 	let json: unknown;
 	try {
@@ -153,6 +212,17 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		};
 	}
 	return { ok: true, value: parsed.data as z.infer<TSchema>, picture };
+}
+
+/** A small answer's text, whole. */
+class TextReader {
+	private readonly chunks: Buffer[] = [];
+	push(chunk: Buffer): void {
+		this.chunks.push(chunk);
+	}
+	end(): ReadAnswer {
+		return { text: Buffer.concat(this.chunks).toString('utf8') };
+	}
 }
 
 /**

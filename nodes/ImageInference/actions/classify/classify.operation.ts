@@ -57,4 +57,4 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<ClassifyF
 	return [outputItem(json, binary, plan.itemIndex)];
 }
 
-export const classify: Operation<ClassifyFields> = { description, prepare, execute };
+export const classify: Operation<ClassifyFields> = { description, readsModel: true, prepare, execute };

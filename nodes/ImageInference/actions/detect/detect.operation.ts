@@ -182,4 +182,4 @@ function detectOutputItems(
 	return results.detections.map((detection, objectIndex) => outputItem({ ...detection, objectIndex, objectCount, ...aboutImage }, binary, itemIndex));
 }
 
-export const detect: Operation<DetectFields> = { description, prepare, execute };
+export const detect: Operation<DetectFields> = { description, readsModel: true, prepare, execute };

@@ -1,0 +1,100 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ProjectType } from '../../projectContract';
+import { PROJECT_TYPES, createdAnswerSchema, labelsAnswerSchema, projectAnswerSchema, projectPaths } from '../../projectContract';
+import type { CallSettings } from '../../transport';
+import { requestServiceCall } from '../../transport';
+
+/**
+ * What one execution asks of each project once, whichever item asks first and however many ask at
+ * once: its type, each batch by name, and the ids of every label the execution's items name (one
+ * labels call per project, with all the names). A failed call fails every item that needed it.
+ */
+export class ProjectSession {
+	private readonly projects = new Map<string, Promise<ProjectType>>();
+	private readonly batches = new Map<string, Promise<string>>();
+	private readonly labels = new Map<string, Promise<Map<string, string>>>();
+
+	/**
+	 * @param labelsNeeded every label name the execution's items give, per project, in first-seen order
+	 */
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly serviceUrl: string,
+		private readonly labelsNeeded: Map<string, Set<string>>,
+	) {}
+
+	async projectType(projectId: string, call: CallSettings): Promise<ProjectType> {
+		return await once(this.projects, projectId, async () => {
+			const { value } = await requestServiceCall.call(this.context, {
+				...call,
+				method: 'GET',
+				url: projectPaths.project(projectId),
+				resultSchema: projectAnswerSchema,
+				host: this.serviceUrl,
+				answeredBy: projectNotFound(projectId),
+			});
+			const type = Object.values(PROJECT_TYPES).find((known) => known === value.projectType);
+			if (!type) {
+				throw new NodeOperationError(this.context.getNode(), `Project ${projectId} is of type "${value.projectType}", which the node does not upload to`, {
+					itemIndex: call.itemIndex,
+					description: 'Upload to Project takes object detection and classification projects.',
+				});
+			}
+			return type;
+		});
+	}
+
+	async batchId(projectId: string, name: string, call: CallSettings): Promise<string> {
+		return await once(this.batches, JSON.stringify([projectId, name]), async () => {
+			const { value } = await requestServiceCall.call(this.context, {
+				...call,
+				method: 'POST',
+				url: projectPaths.batches(projectId),
+				body: async () => Buffer.from(JSON.stringify({ name })),
+				resultSchema: createdAnswerSchema,
+				host: this.serviceUrl,
+				answeredBy: projectNotFound(projectId),
+			});
+			return value.id;
+		});
+	}
+
+	/** The ids of the project's labels this execution names, created (or found, for names the project has) in one call. */
+	async labelIds(projectId: string, call: CallSettings): Promise<Map<string, string>> {
+		return await once(this.labels, projectId, async () => {
+			const names = [...(this.labelsNeeded.get(projectId) ?? [])];
+			const { value } = await requestServiceCall.call(this.context, {
+				...call,
+				method: 'POST',
+				url: projectPaths.labels(projectId),
+				body: async () => Buffer.from(JSON.stringify(names.map((name) => ({ name })))),
+				resultSchema: labelsAnswerSchema,
+				host: this.serviceUrl,
+				answeredBy: projectNotFound(projectId),
+			});
+			return new Map(value.map((label: { id: string; name: string }) => [label.name, label.id]));
+		});
+	}
+}
+
+/** How a 404 from a project's calls reads. */
+export function projectNotFound(projectId: string) {
+	return {
+		notFound: {
+			message: `Project ${projectId} was not found`,
+			description: 'Check the Project: its ID is in the project’s link in the dashboard (…/projects/<ID>), and the credential’s API key must belong to the project’s workspace.',
+		},
+	};
+}
+
+/** The one promise for `key`: made by `start` the first time, shared by every later caller. */
+async function once<T>(promises: Map<string, Promise<T>>, key: string, start: () => Promise<T>): Promise<T> {
+	let promise = promises.get(key);
+	if (!promise) {
+		promise = start();
+		promises.set(key, promise);
+	}
+	return await promise;
+}
