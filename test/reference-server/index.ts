@@ -2,7 +2,8 @@
  * The reference server: a faithful local implementation of the prediction API's contract
  * (nodes/ImageInference/contract.ts validates its requests and its own answers). Its default
  * models run a real pretrained object detector offline (./detector.ts); synthetic colour models
- * stay available under their own ids (./models.ts). Programmable faults for tests.
+ * stay available under their own ids (./models.ts). The project upload calls (./projects.ts) with
+ * their storage on a port of its own (./storage.ts). Programmable faults for tests.
  * Binds 127.0.0.1 only; never keeps a process alive on its own.
  */
 import { randomUUID } from 'node:crypto';
@@ -21,8 +22,8 @@ import {
 	detectRequestSchema,
 	detectResultSchema,
 } from '../../nodes/ImageInference/contract';
-import type { FaultAction, FaultRule } from './faults';
-import { FaultRegistry, sha256 } from './faults';
+import type { FaultRule } from './faults';
+import { FaultRegistry, sendFault, sha256 } from './faults';
 import type { Detector } from './detector';
 import { loadDetector } from './detector';
 import type { DecodedImage } from './image-codec';
@@ -31,12 +32,19 @@ import type { DefaultModels, HostedModel, ModelDescription } from './models';
 import { MODEL_IDS, createModels, defaultModelIds, describeModel } from './models';
 import type { ClassifyOptions, DetectOptions } from './predict';
 import { decodeBase64 } from '../../nodes/ImageInference/input/base64';
+import type { CallRoute, ProjectCall, ProjectState, ProjectType } from './projects';
+import { Projects, matchCall } from './projects';
+import type { StorageRequest } from './storage';
+import { startStorage } from './storage';
 import { badRequest, bodyIssues, imageDetail } from './validation';
 
-export type { FaultAction, FaultRule } from './faults';
+export type { FaultAction, FaultCall, FaultRule } from './faults';
 export { sha256 } from './faults';
 export type { DefaultModels, ModelDescription } from './models';
 export { MODEL_IDS } from './models';
+export type { ProjectCall, ProjectRecord, ProjectState, ProjectType, ReceivedAnnotation } from './projects';
+export { PROJECT_IDS } from './projects';
+export type { StorageRequest } from './storage';
 
 export interface ReferenceServerOptions {
 	apiKey?: string;
@@ -66,6 +74,8 @@ export type AnswerShape = 'full' | 'sparse';
 export interface RecordedRequest {
 	method: string;
 	path: string;
+	/** Which project upload call it was (absent for predictions and unknown paths). */
+	call?: ProjectCall;
 	kind?: PredictionKind;
 	modelId?: string;
 	query: Record<string, string>;
@@ -108,6 +118,12 @@ export interface ReferenceServer {
 	faultsFired(): number[];
 	/** Serves the image at a URL of its own; `path` (as written, e.g. "photos/front%20door.jpg") ends the URL. */
 	hostImage(bytes: Buffer, contentType: string, path?: string): string;
+	/** Creates a project for the upload calls; its id (a random UUID unless given). */
+	addProject(type: ProjectType, options?: { id?: string; name?: string }): string;
+	/** A copy of what a project holds: its batches, labels, and records with their annotations. */
+	projects(id: string): ProjectState | undefined;
+	/** The storage the upload URLs point to: a server of its own, without API key; every request it got. */
+	storage: { url: string; requests: StorageRequest[] };
 	requests: RecordedRequest[];
 	/**
 	 * What the server answers for these image bytes and options (a copy), by the default model of
@@ -168,6 +184,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 	const catalogue = [...hosted.values()].map(describeModel);
 	const models = new Map<string, HostedModel>(hosted);
 	const faults = new FaultRegistry();
+	const storage = await startStorage(faults);
+	const projects = new Projects(storage);
 	const hostedImages = new Map<string, { bytes: Buffer; contentType: string }>();
 	const decoded = new Map<string, DecodedImage>();
 	let decodedBytes = 0;
@@ -254,9 +272,11 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		}
 
 		const route = PREDICT_PATH.exec(url.pathname);
+		const callRoute = route ? undefined : matchCall(request.method, url.pathname);
 		const record: RecordedRequest = {
 			method: request.method ?? '',
 			path: url.pathname,
+			call: callRoute?.call,
 			kind: route?.[1] as PredictionKind | undefined,
 			modelId: route?.[2],
 			query: Object.fromEntries(url.searchParams),
@@ -280,9 +300,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 			json(response, status, body, headers);
 		};
 
-		if (!route || request.method !== 'POST') return answer(404, { detail: 'Not Found' });
-		const kind = route[1] as PredictionKind;
-		const modelId = route[2];
+		if (!callRoute && (!route || request.method !== 'POST')) return answer(404, { detail: 'Not Found' });
 
 		const headerKey = request.headers[API_KEY_HEADER.toLowerCase()];
 		const queryKey = url.searchParams.get(API_KEY_QUERY_PARAMETER);
@@ -297,7 +315,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		let body: unknown;
 		let bodyError: ErrorDetail | undefined;
 		if (raw.length === 0) {
-			bodyError = { location: 'body', type: 'value_error.missing', pointer: '/image', message: 'field required' };
+			bodyError = { location: 'body', type: 'value_error.missing', pointer: callRoute ? '/' : '/image', message: 'field required' };
 		} else {
 			try {
 				body = JSON.parse(raw.toString('utf8'));
@@ -306,6 +324,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 			}
 		}
 		record.body = body ?? raw.toString('utf8').slice(0, 200);
+		if (callRoute) return projectCall(callRoute, body, bodyError, response, record, answer);
+		const kind = route![1] as PredictionKind;
+		const modelId = route![2];
 
 		const imageField = (body as { image?: unknown } | undefined)?.image;
 		const fingerprint = typeof imageField === 'string' && faults.matchesOnImage() ? imageFingerprint(imageField) : undefined;
@@ -352,66 +373,22 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		}
 	}
 
-	function sendFault(fault: FaultAction, response: ServerResponse, record: RecordedRequest): void {
-		switch (fault.type) {
-			case 'status': {
-				record.status = fault.status;
-				const text = fault.body === undefined ? '' : typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body);
-				const type = typeof fault.body === 'object' ? 'application/json' : 'text/plain';
-				response.writeHead(fault.status, { ...(text ? { 'content-type': type } : {}), 'content-length': Buffer.byteLength(text), ...fault.headers });
-				if (fault.inTwoPiecesMs === undefined) return void response.end(text);
-				const half = Math.floor(text.length / 2);
-				response.write(text.slice(0, half));
-				const rest = setTimeout(() => response.end(text.slice(half)), fault.inTwoPiecesMs);
-				return void response.on('close', () => clearTimeout(rest));
-			}
-			case 'html': {
-				record.status = fault.status;
-				const page = `<!DOCTYPE html><html><head><title>${fault.status} Bad Gateway</title></head><body><center><h1>${fault.status} Bad Gateway</h1></center><hr><center>nginx</center></body></html>`;
-				response.writeHead(fault.status, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(page) });
-				return void response.end(page);
-			}
-			case 'reset':
-				record.status = -1;
-				response.writeHead(200, { 'content-type': 'application/json', 'content-length': 4096 });
-				response.write('{"detections":[{"label":"red","confid');
-				return void setImmediate(() => response.socket?.destroy());
-			case 'hang':
-				record.status = -2;
-				return;
-			case 'trickle': {
-				record.status = 200;
-				let drip: NodeJS.Timeout | undefined;
-				const head = setTimeout(() => {
-					response.writeHead(200, { 'content-type': 'application/json' });
-					response.write('{"detections": [');
-					const started = Date.now();
-					drip = setInterval(() => {
-						if (Date.now() - started < fault.forMs) return void response.write(' ');
-						clearInterval(drip);
-						response.end('], "labelsCount": []}');
-					}, fault.intervalMs);
-				}, fault.headAfterMs ?? 0);
-				return void response.on('close', () => {
-					clearTimeout(head);
-					clearInterval(drip);
-				});
-			}
-			case 'malformed-json': {
-				record.status = 200;
-				const text = '{"detections": [{"label": "red", "confidence": 0.9,, ]';
-				response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-				return void response.end(text);
-			}
-			case 'schema-break':
-				record.status = 200;
-				return json(response, 200, {
-					detections: [{ label: 'red', confidence: 'high', x: 1, y: 2, width: 3, height: 4 }],
-					image: null,
-				});
-			default:
-				throw new Error(`fault ${fault.type} is applied elsewhere`);
-		}
+	async function projectCall(
+		callRoute: CallRoute,
+		body: unknown,
+		bodyError: ErrorDetail | undefined,
+		response: ServerResponse,
+		record: RecordedRequest,
+		answer: (status: number, body: unknown) => void,
+	): Promise<void> {
+		const fault = faults.take({ call: callRoute.call });
+		if (fault?.type === 'delay') await delay(fault.ms);
+		if (latencyMs > 0) await delay(latencyMs);
+		if (fault && fault.type !== 'delay') return sendFault(fault, response, record);
+		// a GET has no body to refuse
+		if (bodyError && callRoute.call !== 'project') return answer(400, badRequest([bodyError]));
+		const result = projects.answer(callRoute, body);
+		answer(result.status, result.body);
 	}
 
 	async function loadImage(image: string): Promise<Buffer> {
@@ -471,12 +448,17 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 			hostedImages.set(id, { bytes, contentType });
 			return `${url}/_test/images/${id}${path === undefined ? '' : `/${path}`}`;
 		},
+		addProject: (type, opts) => projects.add(type, opts),
+		projects: (id) => projects.state(id),
+		storage: { url: storage.url, requests: storage.requests },
 		requests,
 		// A copy: the cached result is also what the server answers (and its serialization is cached).
 		predict: ((kind: PredictionKind, bytes: Buffer, opts: DetectOptions | ClassifyOptions, modelId?: string) =>
 			structuredClone(predict(modelFor(kind, modelId), bytes, opts))) as ReferenceServer['predict'],
 		detectorLoadMs: () => detector?.loadMs,
-		close: listening.close,
+		close: async () => {
+			await Promise.all([listening.close(), storage.close()]);
+		},
 	};
 }
 

@@ -9,7 +9,7 @@ import { request } from 'undici';
 
 import { detectResultSchema } from '../../nodes/ImageInference/contract';
 import type { ModelDescription, ReferenceServer } from '.';
-import { MODEL_IDS, startReferenceServer } from '.';
+import { MODEL_IDS, PROJECT_IDS, startReferenceServer } from '.';
 
 const CAR = readFileSync(join(__dirname, '..', 'fixtures', 'car.jpg'));
 const image = CAR.toString('base64');
@@ -47,14 +47,15 @@ it('never keeps its process alive, even with an idle keep-alive connection open 
 	expect((JSON.parse(held) as string[]).filter((resource) => /TCP|Timeout/.test(resource))).toEqual([]);
 }, 30_000);
 
-it('npm run reference-server: prints URL, key and every model with what it is, serves the real detector, stops on SIGTERM', async () => {
+it('npm run reference-server: prints URL, key, every model with what it is, the demo projects and the storage, serves the real detector, stops on SIGTERM', async () => {
 	const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'cli.ts'), '--api-key', 'cli-key'], {
 		cwd: join(__dirname, '..', '..'),
 		stdio: ['ignore', 'pipe', 'inherit'],
 	});
 	try {
 		let printed = '';
-		const info = await new Promise<{ url: string; apiKey: string; models: Record<string, string>; catalogue: ModelDescription[] }>((resolve, reject) => {
+		type Info = { url: string; apiKey: string; models: Record<string, string>; catalogue: ModelDescription[]; projects: typeof PROJECT_IDS; storageUrl: string };
+		const info = await new Promise<Info>((resolve, reject) => {
 			const timer = setTimeout(() => reject(new Error(`no start-up lines within 30 s:\n${printed}`)), 30_000);
 			child.stdout.on('data', (chunk: Buffer) => {
 				printed += chunk.toString();
@@ -71,6 +72,12 @@ it('npm run reference-server: prints URL, key and every model with what it is, s
 		expect(info.catalogue.map((model) => model.id).sort()).toEqual(Object.values(MODEL_IDS).sort());
 		for (const model of info.catalogue) expect(printed).toContain(`${model.id}  ${model.kind}`);
 		for (const model of info.catalogue) expect(printed).toContain(model.description);
+		expect(info.projects).toEqual(PROJECT_IDS);
+		expect(printed).toContain(`${PROJECT_IDS.detection}  object_detection`);
+		expect(printed).toContain(`${PROJECT_IDS.classification}  classification`);
+		expect(printed).toContain(`storage at ${info.storageUrl}`);
+		const project = await request(`${info.url}/projects/${PROJECT_IDS.classification}/`, { headers: { 'x-api-key': 'cli-key' } });
+		expect(await project.body.json()).toMatchObject({ id: PROJECT_IDS.classification, projectType: 'classification' });
 		const response = await request(`${info.url}/predict/detect/${info.models.detect}/`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', 'x-api-key': 'cli-key' },
