@@ -1,0 +1,245 @@
+/**
+ * Upload to Project against the reference server's project calls (the Python SDK's, in its order)
+ * and its storage stand-in on a port of its own, which records every header and query string.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { sha256 } from '../reference-server';
+import type { ParameterValue } from '../harness/execute';
+import { CAR, DOG, failureIn, failureOf, fixture, pngOf, useServer } from './setup';
+
+const CAR_SIZE = { width: 676, height: 380 };
+const DOG_SIZE = { width: 347, height: 500 };
+
+const carBoxes = [
+	{ label: 'car', confidence: 0.59, x: 283, y: 183, width: 28, height: 22 },
+	{ label: 'person', confidence: 0.41, x: 10, y: 20, width: 30, height: 60 },
+];
+
+const photo = (bytes: Buffer, fileName: string, json: IDataObject = {}) => ({ json, binary: { data: { bytes, fileName, mimeType: 'image/jpeg' } } });
+
+describe('Upload to Project', () => {
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+	const PROJECT_IDS = { detection: '1c9e5f2a-7b3d-4e6f-8a1b-2c3d4e5f6a7b', classification: 'e7d6c5b4-a392-4181-9f0e-1d2c3b4a5968' };
+	beforeAll(() => {
+		server().addProject('object_detection', { id: PROJECT_IDS.detection });
+		server().addProject('classification', { id: PROJECT_IDS.classification });
+	});
+	beforeEach(() => server().storage.requests.splice(0));
+
+	const parameters = (extra: Record<string, ParameterValue> = {}) => ({
+		operation: 'uploadToProject',
+		project: { mode: 'id', value: PROJECT_IDS.detection },
+		imageSource: 'binary',
+		binaryPropertyName: 'data',
+		batchName: 'unsure from n8n',
+		annotationSource: 'detections',
+		detections: (itemIndex: number) => [carBoxes, [{ label: 'dog', x: 40, y: 50, width: 200, height: 300 }]][itemIndex],
+		options: {},
+		...extra,
+	});
+	const calls = () => server().requests.map((request) => `${request.method} ${request.path}`);
+	const project = (id: string = PROJECT_IDS.detection) => server().projects(id)!;
+
+	it('makes the SDK’s calls: the project and the batch once, each image stored and recorded, the labels once, each image’s boxes', async () => {
+		const before = project().records.length;
+		const { items } = await run(parameters(), [photo(CAR, 'car.jpg', { camera: 'gate' }), photo(DOG, 'dog.jpg')]);
+		const id = PROJECT_IDS.detection;
+		expect(calls().filter((call) => call === `GET /projects/${id}/`)).toHaveLength(1);
+		expect(calls().filter((call) => call === `POST /projects/${id}/batches/`)).toHaveLength(1);
+		expect(calls().filter((call) => call === `POST /projects/${id}/annotations/labels/`)).toHaveLength(1);
+		expect(calls().filter((call) => call === 'POST /upload/')).toHaveLength(2);
+		expect(calls().filter((call) => call === `POST /projects/${id}/datasets/records/`)).toHaveLength(2);
+		expect(calls().filter((call) => call === `POST /projects/${id}/annotations/`)).toHaveLength(2);
+		const labelsCall = server().requests.find((request) => request.path.endsWith('/annotations/labels/'))!;
+		expect(labelsCall.body).toEqual([{ name: 'car' }, { name: 'person' }, { name: 'dog' }]);
+
+		const records = project().records.slice(before);
+		const car = records.find((record) => record.name === 'car.jpg')!;
+		const dog = records.find((record) => record.name === 'dog.jpg')!;
+		expect(car).toMatchObject({ ...CAR_SIZE, contentType: 'image/jpeg', size: CAR.length, sha256: sha256(CAR) });
+		expect(dog).toMatchObject({ ...DOG_SIZE, size: DOG.length, sha256: sha256(DOG), batchId: car.batchId });
+		const labelOf = (labelId: string) => project().labels.find((label) => label.id === labelId)!.name;
+		expect(car.annotations.map((annotation) => ({ label: labelOf(annotation.label_id), ...annotation.annotation }))).toEqual([
+			{ label: 'car', category: 'bounding_box', left: 283, top: 183, width: 28, height: 22, metadata: { image: CAR_SIZE } },
+			{ label: 'person', category: 'bounding_box', left: 10, top: 20, width: 30, height: 60, metadata: { image: CAR_SIZE } },
+		]);
+		expect(dog.annotations.map((annotation) => labelOf(annotation.label_id))).toEqual(['dog']);
+		expect(project().batches.find((batch) => batch.id === car.batchId)!.name).toBe('unsure from n8n');
+
+		expect(items).toHaveLength(2);
+		expect(items[0].json).toEqual({
+			camera: 'gate',
+			upload: {
+				projectId: id,
+				projectType: 'object_detection',
+				batchId: car.batchId,
+				batchName: 'unsure from n8n',
+				recordId: car.id,
+				fileName: 'car.jpg',
+				...CAR_SIZE,
+				size: CAR.length,
+				contentType: 'image/jpeg',
+				annotationCount: 2,
+			},
+		});
+		expect(items[1].json.upload).toMatchObject({ recordId: dog.id, annotationCount: 1 });
+		expect(items[0].binary?.data).toBeDefined();
+	});
+
+	it('files a second execution under a batch of its own, and items with another Batch Name under theirs', async () => {
+		const batches = () => project().batches.length;
+		const start = batches();
+		await run(parameters({ annotationSource: 'none' }), [photo(CAR, 'car.jpg'), photo(DOG, 'dog.jpg')]);
+		expect(batches()).toBe(start + 1);
+		await run(parameters({ annotationSource: 'none', batchName: (itemIndex: number) => ['morning', 'evening', 'morning'][itemIndex] }), [
+			photo(CAR, 'a.jpg'),
+			photo(DOG, 'b.jpg'),
+			photo(CAR, 'c.jpg'),
+		]);
+		expect(project().batches.slice(start + 1).map((batch) => batch.name)).toEqual(expect.arrayContaining(['morning', 'evening']));
+		expect(batches()).toBe(start + 3);
+	});
+
+	it.each(['header', 'query'] as const)('never sends the API key to the storage, with the key in the %s, on a retry of the PUT included', async (sendAs) => {
+		server().addFault({ match: { call: 'storage' }, times: 1, action: { type: 'status', status: 503, body: '<Error><Code>SlowDown</Code></Error>' } });
+		const { items } = await run(parameters(), [photo(CAR, 'car.jpg')], { credentials: { sendAs } });
+		expect(items[0].json.upload).toBeDefined();
+		const puts = server().storage.requests;
+		expect(puts.map((request) => request.method)).toEqual(['PUT', 'PUT']);
+		for (const request of puts) {
+			expect(JSON.stringify(request)).not.toContain(server().apiKey);
+			expect(Object.keys(request.headers)).not.toContain('x-api-key');
+			expect(Object.keys(request.query)).not.toContain('api-key');
+			expect(request.headers['content-type']).toBe('image/jpeg');
+		}
+		// the API calls carried it, where the credential says
+		const apiCall = server().requests.find((request) => request.path === '/upload/')!;
+		expect(sendAs === 'header' ? apiCall.headers['x-api-key'] : apiCall.query['api-key']).toBe(server().apiKey);
+	});
+
+	it('uploads a PNG as image/png, and takes a relativeBox where the pixel box is absent', async () => {
+		const png = pngOf(CAR);
+		const before = project().records.length;
+		await run(parameters({ detections: [{ label: 'car', relativeBox: { x: 0.25, y: 0.5, width: 0.5, height: 0.25 } }] }), [
+			{ binary: { data: { bytes: png, fileName: 'car', mimeType: 'image/png' } } },
+		]);
+		const record = project().records[before];
+		expect(record).toMatchObject({ name: 'car.png', contentType: 'image/png', size: png.length, ...CAR_SIZE });
+		expect(record.annotations[0].annotation).toMatchObject({ left: 169, top: 190, width: 338, height: 95 });
+	});
+
+	it('records a classification project’s label, with one labels call for every label of the execution', async () => {
+		const id = PROJECT_IDS.classification;
+		const before = project(id).records.length;
+		const { items } = await run(
+			parameters({ project: { mode: 'url', value: `https://app.epigos.ai/workspaces/w1/projects/${id}/dataset` }, annotationSource: 'classificationLabel', classificationLabel: (itemIndex: number) => ['dog', 'cat', 'dog'][itemIndex] }),
+			[photo(DOG, 'dog.jpg'), photo(CAR, 'car.jpg'), photo(DOG, 'dog2.jpg')],
+		);
+		const labelCalls = server().requests.filter((request) => request.path.endsWith('/annotations/labels/'));
+		expect(labelCalls.map((request) => request.body)).toEqual([[{ name: 'dog' }, { name: 'cat' }]]);
+		const records = project(id).records.slice(before);
+		const labelOf = (labelId: string) => project(id).labels.find((label) => label.id === labelId)!.name;
+		expect(records.map((record) => record.annotations.map((annotation) => [labelOf(annotation.label_id), annotation.annotation.category]))).toEqual([
+			[['dog', 'category']],
+			[['cat', 'category']],
+			[['dog', 'category']],
+		]);
+		expect(items.map((item) => (item.json.upload as IDataObject).projectType)).toEqual(['classification', 'classification', 'classification']);
+	});
+
+	describe('refuses what the project’s type does not take, before that item’s upload', () => {
+		it('a label for an object detection project', async () => {
+			const failure = await failureOf(run(parameters({ annotationSource: 'classificationLabel', classificationLabel: 'car' }), [photo(CAR, 'car.jpg')]));
+			expect(failure.message).toBe(`Project ${PROJECT_IDS.detection} is an object detection project: it takes boxes, not a label`);
+			expect(failure.description).toContain('Set Annotations to From Detections');
+			expect(calls()).toEqual([`GET /projects/${PROJECT_IDS.detection}/`]);
+		});
+
+		it('boxes for a classification project', async () => {
+			const failure = await failureOf(run(parameters({ project: { mode: 'id', value: PROJECT_IDS.classification } }), [photo(CAR, 'car.jpg')]));
+			expect(failure.message).toBe(`Project ${PROJECT_IDS.classification} is a classification project: it takes a label, not boxes`);
+			expect(server().storage.requests).toEqual([]);
+			expect(calls().some((call) => call === 'POST /upload/')).toBe(false);
+		});
+	});
+
+	describe('refuses bad input before any request, naming the item and what to fix', () => {
+		const refused = async (extra: Record<string, ParameterValue>, items = [photo(CAR, 'car.jpg'), photo(CAR, 'car2.jpg')]) => {
+			const failure = await failureOf(run(parameters(extra), items));
+			expect(server().requests).toEqual([]);
+			expect(server().storage.requests).toEqual([]);
+			return failure;
+		};
+
+		it.each([
+			['no project ID', { project: (i: number) => ({ mode: 'id', value: i === 1 ? '' : PROJECT_IDS.detection }) }, 'Project is empty'],
+			['a link that names no project', { project: { mode: 'url', value: 'https://app.epigos.ai/workspaces/w1/models/abc' } }, 'does not name a project'],
+			['an item without detections', { detections: (i: number) => (i === 1 ? undefined : carBoxes) }, 'This item has no detections to annotate with'],
+			['a box that is not four numbers', { detections: (i: number) => (i === 1 ? [{ label: 'car', x: 1, y: 2, width: '3', height: 4 }] : carBoxes) }, 'Detection 0’s box is not four numbers'],
+			['a box without a label', { detections: (i: number) => (i === 1 ? [{ x: 1, y: 2, width: 3, height: 4 }] : carBoxes) }, 'Detection 0 has no label'],
+			['an empty label', { annotationSource: 'classificationLabel', classificationLabel: (i: number) => (i === 1 ? ' ' : 'dog') }, 'Classification Label is empty'],
+			['an empty batch name', { batchName: (i: number) => (i === 1 ? '' : 'b') }, 'Batch Name is empty'],
+			['a box outside the image', { detections: (i: number) => (i === 1 ? [{ label: 'car', x: 600, y: 300, width: 100, height: 50 }] : carBoxes) }, 'Detection 0’s box (x 600, y 300, 100 × 50) is outside the image (676 × 380 pixels)'],
+		])('%s', async (_, extra, message) => {
+			const failure = await refused(extra);
+			expect(failure.message).toContain(message);
+			expect(failure.itemIndex).toBe(message === 'does not name a project' ? 0 : 1);
+		});
+
+		it('a file that is not JPEG or PNG, saying how to convert it', async () => {
+			const webp = fixture('car-120x80.webp');
+			const failure = await refused({}, [photo(CAR, 'car.jpg'), { json: {}, binary: { data: { bytes: webp, fileName: 'car.webp', mimeType: 'image/webp' } } }]);
+			expect(failure).toMatchObject({ itemIndex: 1, message: 'The file in binary field "data" is WEBP: projects take JPEG and PNG' });
+			expect(failure.description).toContain('Edit Image');
+		});
+
+		it('a box just past the edge by rounding is taken, clipped to the image', async () => {
+			const before = project().records.length;
+			await run(parameters({ detections: [{ label: 'car', x: -0.4, y: 300, width: 676.2, height: 80.3 }] }), [photo(CAR, 'car.jpg')]);
+			const box = project().records[before].annotations[0].annotation as unknown as Record<string, number>;
+			expect([box.left, box.top, box.width, box.height].map((value) => Math.round(value * 10) / 10)).toEqual([0, 300, 675.8, 80]);
+		});
+	});
+
+	describe('a failure halfway says what exists', () => {
+		it('the file stored but no record: nothing was added, a rerun uploads it again', async () => {
+			server().addFault({ match: { call: 'record' }, action: { type: 'status', status: 400, body: { type: 'error', code: 'bad_request', status: 400, message: 'batch is closed', details: [] } } });
+			const failure = await failureOf(run(parameters(), [photo(CAR, 'car.jpg')]));
+			expect(failure.message).toMatch(/^The image was stored \(s3:\/\/.+\) but its record was not created: The service rejected the request \(400 Bad Request\): batch is closed$/);
+			expect(failure.description).toMatch(/^Nothing was added to the project for this image \(batch \S+ exists/);
+		});
+
+		it('the record created but not its annotations: the record and batch are named, and a rerun would duplicate it', async () => {
+			server().addFault({ match: { call: 'annotations' }, action: { type: 'status', status: 500, body: 'boom' } });
+			const before = project().records.length;
+			const { items } = await run(parameters(), [photo(CAR, 'car.jpg')], { continueOnFail: true });
+			const record = project().records[before];
+			const failure = failureIn(items[0])!;
+			expect(failure.message).toBe(`Record ${record.id} was created in batch ${record.batchId} without its 2 annotations: the annotations call failed: The service failed (500 Internal Server Error)`);
+			expect(failure.description).toContain(`delete record ${record.id} there before running the item again: a rerun creates a second record`);
+			expect(record.annotations).toEqual([]);
+		});
+
+		it('retries a 503 on any call as Retries says, and gives up when it is 0', async () => {
+			server().addFault({ match: { call: 'record' }, times: 1, action: { type: 'status', status: 503 } });
+			const { items } = await run(parameters(), [photo(CAR, 'car.jpg')]);
+			expect(items[0].json.upload).toBeDefined();
+			server().addFault({ match: { call: 'batch' }, times: 1, action: { type: 'status', status: 503 } });
+			const failure = await failureOf(run(parameters({ options: { retries: 0 } }), [photo(CAR, 'car.jpg')]));
+			expect(failure.message).toBe('The service failed (503 Service Unavailable)');
+		});
+
+		it('an unknown project fails each item as its own, with one call for all', async () => {
+			const { items } = await run(parameters({ project: { mode: 'id', value: 'no-such-project' } }), [photo(CAR, 'car.jpg'), photo(DOG, 'dog.jpg')], { continueOnFail: true });
+			expect(items.map((item) => failureIn(item)?.message)).toEqual(['Project no-such-project was not found (404 Not Found)', 'Project no-such-project was not found (404 Not Found)']);
+			expect(calls()).toEqual(['GET /projects/no-such-project/']);
+		});
+	});
+
+	it('does not run as an agent’s tool unless allowed', async () => {
+		const refusedRun = await run(parameters(), [photo(CAR, 'car.jpg')], { asTool: true, continueOnFail: true });
+		expect(JSON.stringify(refusedRun.items[0].json)).toContain('Upload to Project does not run as an agent’s tool unless allowed');
+		expect(server().requests).toEqual([]);
+	});
+});
