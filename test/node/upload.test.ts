@@ -241,5 +241,8 @@ describe('Upload to Project', () => {
 		const refusedRun = await run(parameters(), [photo(CAR, 'car.jpg')], { asTool: true, continueOnFail: true });
 		expect(JSON.stringify(refusedRun.items[0].json)).toContain('Upload to Project does not run as an agent’s tool unless allowed');
 		expect(server().requests).toEqual([]);
+		const allowed = await run(parameters({ options: { allowAsTool: true } }), [photo(CAR, 'car.jpg', { detections: carBoxes as unknown as IDataObject[] })], { asTool: true });
+		expect(Object.keys(allowed.items[0].json)).toEqual(['upload']);
+		expect(allowed.items[0].json.upload).toMatchObject({ projectType: 'object_detection', annotationCount: 2 });
 	});
 });

@@ -55,6 +55,11 @@ const properties: INodeProperties[] = [
 			},
 		],
 		default: DEFAULT_IMAGE_SOURCE,
+		builderHint: {
+			propertyHint:
+				"Use 'binary' for the photo a previous node put in a binary field (JPEG or PNG); 'allImages' to upload every image file of the item, each as its own record; " +
+				"'binaryExpression' when the photo sits on another node's item, for example the trigger's before a Detect node that output no file.",
+		},
 	},
 	{
 		displayName: 'Batch Name',

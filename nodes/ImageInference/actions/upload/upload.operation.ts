@@ -241,9 +241,9 @@ async function forItem<T>(context: IExecuteFunctions, itemIndex: number, shared:
 		return await shared;
 	} catch (error) {
 		const shown = asItemError(context, itemIndex, error);
-		const own = Object.assign(Object.create(Object.getPrototypeOf(shown) as object) as typeof shown, shown);
-		own.context = { ...shown.context, itemIndex };
-		throw own;
+		const options = { itemIndex, message: shown.message, description: shown.description ?? undefined };
+		if (shown instanceof NodeApiError) throw new NodeApiError(context.getNode(), shown.errorResponse ?? {}, { ...options, httpCode: shown.httpCode ?? undefined });
+		throw new NodeOperationError(context.getNode(), shown.message, options);
 	}
 }
 
