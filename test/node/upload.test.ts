@@ -5,7 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { sha256 } from '../reference-server';
-import type { ParameterValue } from '../harness/execute';
+import type { InputItem, ParameterValue } from '../harness/execute';
 import { CAR, DOG, failureIn, failureOf, fixture, pngOf, useServer } from './setup';
 
 const CAR_SIZE = { width: 676, height: 380 };
@@ -165,7 +165,7 @@ describe('Upload to Project', () => {
 	});
 
 	describe('refuses bad input before any request, naming the item and what to fix', () => {
-		const refused = async (extra: Record<string, ParameterValue>, items = [photo(CAR, 'car.jpg'), photo(CAR, 'car2.jpg')]) => {
+		const refused = async (extra: Record<string, ParameterValue>, items: InputItem[] = [photo(CAR, 'car.jpg'), photo(CAR, 'car2.jpg')]) => {
 			const failure = await failureOf(run(parameters(extra), items));
 			expect(server().requests).toEqual([]);
 			expect(server().storage.requests).toEqual([]);
@@ -185,6 +185,14 @@ describe('Upload to Project', () => {
 			const failure = await refused(extra);
 			expect(failure.message).toContain(message);
 			expect(failure.itemIndex).toBe(message === 'does not name a project' ? 0 : 1);
+		});
+
+		it('boxes for an item that gives several images', async () => {
+			const twoPhotos = { json: {}, binary: { front: { bytes: CAR, fileName: 'front.jpg', mimeType: 'image/jpeg' }, back: { bytes: DOG, fileName: 'back.jpg', mimeType: 'image/jpeg' } } };
+			const failure = await refused({ binaryPropertyName: 'front, back', detections: carBoxes }, [twoPhotos]);
+			expect(failure).toMatchObject({ itemIndex: 0, message: 'Annotations From Detections takes one image per item: this item gives 2' });
+			const labelled = await run(parameters({ imageSource: 'allImages', annotationSource: 'classificationLabel', classificationLabel: 'car', project: { mode: 'id', value: PROJECT_IDS.classification } }), [twoPhotos]);
+			expect(labelled.items.map((item) => (item.json.upload as IDataObject).fileName)).toEqual(['front.jpg', 'back.jpg']);
 		});
 
 		it('a file that is not JPEG or PNG, saying how to convert it', async () => {

@@ -77,7 +77,7 @@ async function runItems(
 			const { images: itemImages, skippedFiles, passThrough } = await readImageInputs.call(this, itemIndex, imageSource, referencedField);
 			const fields = operation.prepare.call(this, itemIndex, imageSource);
 			const itemPlans = itemImages.map((image, index) => ({ itemIndex, position: images.length + index, modelId, image, fields, passThrough, skippedFiles, settings }));
-			for (const plan of itemPlans) await operation.checkImage?.call(this, plan);
+			for (const plan of itemPlans) await operation.checkImage?.call(this, plan, itemPlans.length);
 			images.push(...itemPlans);
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);

@@ -39,8 +39,8 @@ export interface Operation<TFields> {
 	readsModel: boolean;
 	/** Reads and checks this operation's fields for one item; throws an item error, sends nothing. */
 	prepare(this: IExecuteFunctions, itemIndex: number, imageSource: ImageSource): TFields;
-	/** Checks one image further before any request is sent (its file read if need be); throws an item error. */
-	checkImage?(this: IExecuteFunctions, plan: ImagePlan<TFields>): Promise<void>;
+	/** Checks one image further before any request is sent (its file read if need be), knowing how many its item gives; throws an item error. */
+	checkImage?(this: IExecuteFunctions, plan: ImagePlan<TFields>, imagesOfItem: number): Promise<void>;
 	/** Called once all images are checked, before the first request: what the execution's calls share. */
 	startExecution?(this: IExecuteFunctions, plans: Array<ImagePlan<TFields>>, context: ExecutionContext): void;
 	/** The output items for one image, each paired with the image's input item (none is allowed). */

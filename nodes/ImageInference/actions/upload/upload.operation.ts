@@ -57,7 +57,14 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 }
 
 /** Each image is checked before any request: JPEG or PNG, its size known, and every box inside it. */
-export async function checkImage(this: IExecuteFunctions, plan: Pick<ImagePlan<UploadFields>, 'itemIndex' | 'image' | 'fields'>): Promise<void> {
+export async function checkImage(this: IExecuteFunctions, plan: Pick<ImagePlan<UploadFields>, 'itemIndex' | 'image' | 'fields'>, imagesOfItem: number): Promise<void> {
+	if (plan.fields.annotations.source === 'detections' && imagesOfItem > 1) {
+		throw new NodeOperationError(this.getNode(), `Annotations From Detections takes one image per item: this item gives ${imagesOfItem}`, {
+			itemIndex: plan.itemIndex,
+			description:
+				'An item’s detections belong to one image. Upload right after Detect Objects (it gives one item per image), set Input Binary Field to one field, or set Annotations to None.',
+		});
+	}
 	const file = await readUploadFile.call(this, plan.itemIndex, plan.image);
 	annotationsFor(plan.fields.annotations, file.size, itemFailure(this, plan.itemIndex));
 }
