@@ -238,6 +238,21 @@ describe('Upload to Project', () => {
 			expect(failure.message).toBe('The service failed (503 Service Unavailable)');
 		});
 
+		it.each([
+			['continueErrorOutput', 'the error output'],
+			['continueRegularOutput', 'the regular output'],
+		] as const)('On Error %s: the failed item goes to %s with its photo, the good one is uploaded', async (onError, _output) => {
+			server().addFault({ match: { call: 'upload' }, times: 1, action: { type: 'status', status: 400, body: { type: 'error', code: 'bad_request', status: 400, message: 'name too long', details: [] } } });
+			const { items, errorItems } = await run(parameters({ annotationSource: 'none', options: { concurrency: 1 } }), [photo(CAR, 'car.jpg', { n: 1 }), photo(DOG, 'dog.jpg', { n: 2 })], { onError });
+			const all = [...items, ...errorItems];
+			const failed = all.filter((item) => failureIn(item));
+			expect(failed).toHaveLength(1);
+			expect(failed[0]).toMatchObject({ json: { n: 1 }, pairedItem: { item: 0 }, binary: { data: expect.objectContaining({ fileName: 'car.jpg' }) } });
+			expect(failureIn(failed[0])!.message).toBe('The service rejected the request (400 Bad Request): name too long');
+			expect(all.find((item) => !failureIn(item))?.json).toMatchObject({ n: 2, upload: { fileName: 'dog.jpg' } });
+			expect(onError === 'continueErrorOutput' ? errorItems : items).toContain(failed[0]);
+		});
+
 		it('an unknown project fails each item as its own, with one call for all', async () => {
 			const { items } = await run(parameters({ project: { mode: 'id', value: 'no-such-project' } }), [photo(CAR, 'car.jpg'), photo(DOG, 'dog.jpg')], { continueOnFail: true });
 			expect(items.map((item) => failureIn(item)?.message)).toEqual(['Project no-such-project was not found (404 Not Found)', 'Project no-such-project was not found (404 Not Found)']);
