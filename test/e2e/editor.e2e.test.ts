@@ -13,7 +13,8 @@
  * from the editor against the reference server (its real object detector) and reads the result as a
  * user does: the output panel's JSON, and the annotated image opened from the Binary view. Saves the
  * screenshots the README shows: docs/node-detect.png (the output after a run),
- * docs/node-detect-annotated.png (the annotated image, car boxed) and docs/node-classify.png.
+ * docs/node-detect-annotated.png (the annotated image, car boxed), docs/node-classify.png and
+ * docs/node-upload.png (Upload to Project with a Classification Label).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -110,6 +111,7 @@ const DETECT_OPTIONS = [
 	'Zone Coordinates',
 	'Zones',
 ];
+const UPLOAD_OPTIONS = ['Allow as Agent Tool', 'Concurrency', 'Retries', 'Timeout (Ms)'];
 const CLASSIFY_OPTIONS = ['Concurrency', 'Confidence Threshold', 'Minimum Confidence per Label', 'Retries', 'Timeout (Ms)'];
 const SOURCE_FIELDS = ['binaryPropertyName', 'imageUrl', 'imageBase64', 'imageBinary'];
 
@@ -304,6 +306,16 @@ describe('Image Inference in the n8n editor (Chromium)', () => {
 
 		await choose('outputItems', 'One Item per Image');
 		expect(await addOptions()).not.toContain('Include Images Without Objects');
+
+		// --- the panel, Upload to Project: no model, its own Image Source (files only), the annotation's field ---
+		await choose('operation', 'Upload to Project');
+		expect(await visibleParameters()).toEqual(['operation', 'project', 'imageSource', 'binaryPropertyName', 'batchName', 'annotationSource', 'detections']);
+		expect(await openSelect(panel().locator('[data-test-id="parameter-input-imageSource"] input'))).toEqual(['All Images on the Item', 'Binary File', 'Binary From Expression']);
+		await closeSelect();
+		expect(await choose('annotationSource', 'Classification Label')).toEqual(['From Detections', 'Classification Label', 'None']);
+		expect((await visibleParameters()).slice(-2)).toEqual(['annotationSource', 'classificationLabel']);
+		expect(await addOptions()).toEqual(UPLOAD_OPTIONS);
+		await screenshot('node-upload.png');
 
 		// --- the panel, Classify ---
 		await choose('operation', 'Classify Image');

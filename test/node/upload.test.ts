@@ -133,7 +133,7 @@ describe('Upload to Project', () => {
 		const id = PROJECT_IDS.classification;
 		const before = project(id).records.length;
 		const { items } = await run(
-			parameters({ project: { mode: 'url', value: `https://app.epigos.ai/workspaces/w1/projects/${id}/dataset` }, annotationSource: 'classificationLabel', classificationLabel: (itemIndex: number) => ['dog', 'cat', 'dog'][itemIndex] }),
+			parameters({ project: { mode: 'url', value: `https://app.epigos.ai/workspaces/w1/projects/${id}/dataset` }, annotationSource: 'classificationLabel', classificationLabel: (itemIndex: number) => ['dog', 'cat\n', ' dog'][itemIndex] }),
 			[photo(DOG, 'dog.jpg'), photo(CAR, 'car.jpg'), photo(DOG, 'dog2.jpg')],
 		);
 		const labelCalls = server().requests.filter((request) => request.path.endsWith('/annotations/labels/'));
@@ -174,6 +174,7 @@ describe('Upload to Project', () => {
 
 		it.each([
 			['no project ID', { project: (i: number) => ({ mode: 'id', value: i === 1 ? '' : PROJECT_IDS.detection }) }, 'Project is empty'],
+			['the example’s placeholder', { project: (i: number) => ({ mode: 'id', value: i === 1 ? 'REPLACE_WITH_YOUR_PROJECT_ID' : PROJECT_IDS.detection }) }, 'Project is still the example’s placeholder "REPLACE_WITH_YOUR_PROJECT_ID"'],
 			['a link that names no project', { project: { mode: 'url', value: 'https://app.epigos.ai/workspaces/w1/models/abc' } }, 'does not name a project'],
 			['an item without detections', { detections: (i: number) => (i === 1 ? undefined : carBoxes) }, 'This item has no detections to annotate with'],
 			['a box that is not four numbers', { detections: (i: number) => (i === 1 ? [{ label: 'car', x: 1, y: 2, width: '3', height: 4 }] : carBoxes) }, 'Detection 0’s box is not four numbers'],

@@ -14,6 +14,12 @@ export function readProjectId(this: IExecuteFunctions, itemIndex: number): strin
 	const value = locator ? locator.value : raw;
 	const text = typeof value === 'string' ? value.trim() : String(value ?? '');
 	const byUrl = locator?.mode === 'url';
+	if (/^REPLACE_WITH/i.test(text)) {
+		throw new NodeOperationError(this.getNode(), `Project is still the example’s placeholder "${truncate(text, 80)}"`, {
+			itemIndex,
+			description: 'Paste your project’s ID (the part after “projects/” in its link in the dashboard), or choose By URL and paste the link.',
+		});
+	}
 	const id = byUrl ? PROJECT_URL.exec(text)?.[1] : PROJECT_ID.exec(text)?.[0];
 	if (id === undefined) {
 		const shown = truncate(text, 80);

@@ -40,8 +40,8 @@ export function readAnnotations(this: IExecuteFunctions, itemIndex: number): Wan
 	if (source === 'none') return { source };
 	if (source === 'classificationLabel') {
 		const description = 'Enter the class the image shows, exactly as the project names it (case counts), or an expression that gives it.';
-		const label = readText.call(this, itemIndex, this.getNodeParameter('classificationLabel', itemIndex, ''), 'Classification Label', description);
-		if (label.trim() === '') throw new NodeOperationError(this.getNode(), 'Classification Label is empty', { itemIndex, description });
+		const label = readText.call(this, itemIndex, this.getNodeParameter('classificationLabel', itemIndex, ''), 'Classification Label', description).trim();
+		if (label === '') throw new NodeOperationError(this.getNode(), 'Classification Label is empty', { itemIndex, description });
 		return { source, label };
 	}
 	return { source, boxes: readDetectionList.call(this, itemIndex, this.getNodeParameter('detections', itemIndex, undefined)) };
