@@ -5,7 +5,7 @@ import { config } from '@n8n/node-cli/eslint';
 
 // The node's folders, each allowed to import only those below it (docs/development.md, Layout);
 // pipeline/ and input/ stand side by side and import neither each other.
-const LAYERS = 'actions → output → pipeline, input → parameters → transport → contract.ts';
+const LAYERS = 'actions → output → pipeline, input → parameters → transport → contract.ts, projectContract.ts';
 const ABOVE = {
 	output: ['actions'],
 	pipeline: ['actions', 'output', 'input'],
