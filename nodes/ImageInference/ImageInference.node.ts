@@ -5,6 +5,7 @@ import { classify } from './actions/classify/classify.operation';
 import { imageSourceFields, modelIdFields } from './actions/common.description';
 import { detect } from './actions/detect/detect.operation';
 import { router } from './actions/router';
+import { projectAndSourceDescription } from './actions/upload/upload.description';
 import { uploadToProject } from './actions/upload/upload.operation';
 import { toolDescriptionProperties } from './actions/tool.description';
 import { runAsTool, runsAsTool } from './output/toolResult';
@@ -78,6 +79,7 @@ export class ImageInference implements INodeType {
 				default: 'detect',
 			},
 			...modelIdFields,
+			...projectAndSourceDescription,
 			...imageSourceFields,
 			...detect.description,
 			...classify.description,

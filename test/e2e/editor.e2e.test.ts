@@ -236,7 +236,7 @@ describe('Image Inference in the n8n editor (Chromium)', () => {
 		expect(await visibleParameters()).toEqual(['operation', 'modelId', 'imageSource', 'binaryPropertyName', 'outputItems']);
 
 		const operations = await openSelect(panel().locator('[data-test-id="parameter-input-operation"] input'));
-		expect(operations).toEqual(['Detect Objects', 'Classify Image']);
+		expect(operations).toEqual(['Detect Objects', 'Classify Image', 'Upload to Project']);
 		await closeSelect();
 
 		const sources = await openSelect(panel().locator('[data-test-id="parameter-input-imageSource"] input'));

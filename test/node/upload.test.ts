@@ -179,6 +179,14 @@ describe('Upload to Project', () => {
 			['an item without detections', { detections: (i: number) => (i === 1 ? undefined : carBoxes) }, 'This item has no detections to annotate with'],
 			['a box that is not four numbers', { detections: (i: number) => (i === 1 ? [{ label: 'car', x: 1, y: 2, width: '3', height: 4 }] : carBoxes) }, 'Detection 0’s box is not four numbers'],
 			['a box without a label', { detections: (i: number) => (i === 1 ? [{ x: 1, y: 2, width: 3, height: 4 }] : carBoxes) }, 'Detection 0 has no label'],
+			['detections that are not JSON', { detections: (i: number) => (i === 1 ? '[{"label": "car"' : carBoxes) }, 'Detections is not a list: got the text "[{\\"label\\": \\"car\\"'],
+			['detections that are not a list', { detections: (i: number) => (i === 1 ? { label: 'car' } : carBoxes) }, 'Detections is not a list: got {"label":"car"}'],
+			['an entry that is not an object', { detections: (i: number) => (i === 1 ? ['car'] : carBoxes) }, 'Detection 0 is not an object: got "car"'],
+			['a box with no size', { detections: (i: number) => (i === 1 ? [{ label: 'car', x: 1, y: 2, width: 0, height: 4 }] : carBoxes) }, 'Detection 0’s box is not four numbers'],
+			['neither box', { detections: (i: number) => (i === 1 ? [{ label: 'car', relativeBox: null }] : carBoxes) }, 'Detection 0 has no box: neither x, y, width, height nor relativeBox'],
+			['a relativeBox past 1', { detections: (i: number) => (i === 1 ? [{ label: 'car', relativeBox: { x: 0.5, y: 0.5, width: 1.2, height: 0.1 } }] : carBoxes) }, 'Detection 0’s relativeBox is not four fractions from 0 to 1'],
+			['a relativeBox with no size', { detections: (i: number) => (i === 1 ? [{ label: 'car', relativeBox: { x: 0.5, y: 0.5, width: 0.1, height: 0 } }] : carBoxes) }, 'Detection 0’s relativeBox is not four fractions'],
+			['more boxes than an image takes', { detections: (i: number) => (i === 1 ? Array.from({ length: 1001 }, () => carBoxes[0]) : carBoxes) }, 'Detections has 1001 entries: at most 1000 boxes go with one image'],
 			['an empty label', { annotationSource: 'classificationLabel', classificationLabel: (i: number) => (i === 1 ? ' ' : 'dog') }, 'Classification Label is empty'],
 			['an empty batch name', { batchName: (i: number) => (i === 1 ? '' : 'b') }, 'Batch Name is empty'],
 			['a box outside the image', { detections: (i: number) => (i === 1 ? [{ label: 'car', x: 600, y: 300, width: 100, height: 50 }] : carBoxes) }, 'Detection 0’s box (x 600, y 300, 100 × 50) is outside the image (676 × 380 pixels)'],
@@ -259,6 +267,84 @@ describe('Upload to Project', () => {
 			expect(items.map((item) => failureIn(item)?.message)).toEqual(['Project no-such-project was not found (404 Not Found)', 'Project no-such-project was not found (404 Not Found)']);
 			expect(calls()).toEqual(['GET /projects/no-such-project/']);
 		});
+	});
+
+	describe('reads the service’s answers as leniently as the SDK, and says what it cannot use', () => {
+		const answer = (call: string, body: unknown, status = 201) =>
+			server().addFault({ match: { call: call as 'batch' }, times: 1, action: { type: 'status', status, body: body as object } });
+
+		it('an id given as a number', async () => {
+			answer('batch', { id: 42 });
+			const { items } = await run(parameters({ annotationSource: 'none' }), [photo(CAR, 'car.jpg')], { continueOnFail: true });
+			// the scripted batch does not exist on the server: the record is refused, naming it
+			expect(failureIn(items[0])!.description).toContain('(batch 42 exists');
+		});
+
+		it('an upload answer without a usable storage URL', async () => {
+			answer('upload', { uploadUrl: 'not a link', uri: 's3://b/k' });
+			const failure = await failureOf(run(parameters(), [photo(CAR, 'car.jpg')]));
+			expect(failure.message).toBe("The service's answer could not be read: it does not match the documented result (uploadUrl: Invalid url)");
+			expect(server().storage.requests).toEqual([]);
+		});
+
+		it('a project of a type the node does not upload to, for each item as its own', async () => {
+			answer('project', { id: PROJECT_IDS.detection, projectType: 'segmentation' }, 200);
+			const { items } = await run(parameters(), [photo(CAR, 'car.jpg'), photo(DOG, 'dog.jpg')], { continueOnFail: true });
+			expect(items.map((item) => failureIn(item)?.message)).toEqual([
+				`Project ${PROJECT_IDS.detection} is of type "segmentation", which the node does not upload to`,
+				`Project ${PROJECT_IDS.detection} is of type "segmentation", which the node does not upload to`,
+			]);
+			expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+			expect(calls()).toEqual([`GET /projects/${PROJECT_IDS.detection}/`]);
+		});
+
+		it('a labels answer that leaves a label out: the record exists, its annotations are not made', async () => {
+			answer('labels', [{ id: 'l1', name: 'car' }]);
+			const before = project().records.length;
+			const failure = await failureOf(run(parameters(), [photo(CAR, 'car.jpg')]));
+			const record = project().records[before];
+			expect(failure.message).toBe(`Record ${record.id} was created in batch ${record.batchId} without its 2 annotations: the service did not return an id for the label "person"`);
+			expect(calls().some((call) => call.endsWith('/annotations/'))).toBe(false);
+		});
+
+		it('a storage that refuses the file: nothing was added', async () => {
+			server().addFault({ match: { call: 'storage' }, action: { type: 'status', status: 403, body: '<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>' } });
+			const failure = await failureOf(run(parameters(), [photo(CAR, 'car.jpg')]));
+			expect(failure.message).toBe('The image could not be put into the project’s storage: The storage rejected the request (403 Forbidden)');
+			expect(failure.description).toMatch(/^Nothing was added to the project for this image \(batch \S+ exists, empty unless other images went into it\); running the item again uploads it\. The storage said: <Error>/);
+			expect(calls().some((call) => call.endsWith('/datasets/records/'))).toBe(false);
+		});
+	});
+
+	it('takes detections as JSON text, up to 1,000 boxes', async () => {
+		const { items } = await run(parameters({ detections: JSON.stringify(Array.from({ length: 1000 }, () => carBoxes[0])) }), [photo(CAR, 'car.jpg')]);
+		expect(items[0].json.upload).toMatchObject({ annotationCount: 1000 });
+	});
+
+	it('names the upload after the file, with its type’s extension when it has none of it', async () => {
+		const before = project().records.length;
+		const named = (fileName: string, bytes: Buffer = CAR) => ({ json: {}, binary: { data: { bytes, fileName, mimeType: 'application/octet-stream' } } });
+		await run(parameters({ annotationSource: 'none', options: { concurrency: 1 } }), [named('a.JPEG'), named('b.jpg'), named('c.png'), named('d'), named('e.jpg', pngOf(DOG))]);
+		expect(project().records.slice(before).map((record) => [record.name, record.contentType])).toEqual([
+			['a.JPEG', 'image/jpeg'],
+			['b.jpg', 'image/jpeg'],
+			['c.png.jpg', 'image/jpeg'],
+			['d.jpg', 'image/jpeg'],
+			['e.jpg.png', 'image/png'],
+		]);
+	});
+
+	it('refuses a URL or base64 image source, a file that is not an image, and one whose size its header does not give', async () => {
+		const url = await failureOf(run(parameters({ imageSource: 'url', imageUrl: 'https://example.com/a.jpg' }), [{ json: {} }]));
+		expect(url.message).toBe('Upload to Project takes image files, not a URL');
+		const base64 = await failureOf(run(parameters({ imageSource: 'base64', imageBase64: CAR.toString('base64') }), [{ json: {} }]));
+		expect(base64.message).toBe('Upload to Project takes image files, not base64 text');
+		const text = await failureOf(run(parameters({ imageSource: 'binaryExpression', imageBinary: () => ({ data: Buffer.from('hello').toString('base64'), mimeType: 'image/jpeg', fileName: 'a.jpg' }) }), [{ json: {} }]));
+		expect(text.message).toMatch(/^The file in binary field "[^"]+" is not an image$/);
+		const noSize = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.alloc(64)]);
+		const headerless = await failureOf(run(parameters({ annotationSource: 'none' }), [{ json: {}, binary: { data: { bytes: noSize, fileName: 'x.jpg', mimeType: 'image/jpeg' } } }]));
+		expect(headerless.message).toBe('The size of the image in binary field "data" cannot be read from its header');
+		expect(server().requests).toEqual([]);
 	});
 
 	it('does not run as an agent’s tool unless allowed', async () => {

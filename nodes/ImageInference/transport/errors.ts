@@ -34,6 +34,7 @@ export function createRedactor(apiKey: unknown): Redact {
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 const STATUS_TEXT: Record<number, string> = {
+	403: 'Forbidden',
 	429: 'Too Many Requests',
 	500: 'Internal Server Error',
 	502: 'Bad Gateway',

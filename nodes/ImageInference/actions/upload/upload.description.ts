@@ -8,7 +8,8 @@ import { optionsCollection } from '../common.description';
 const PROJECT_ID_EXAMPLE = '6b1d2c3e-4f5a-4b7c-8d9e-0f1a2b3c4d5e';
 export const DEFAULT_BATCH_NAME = 'From n8n';
 
-const properties: INodeProperties[] = [
+/** The project and where the image comes from: placed before the shared image fields (Input Binary Field…), so they read in that order. */
+const projectAndSource: INodeProperties[] = [
 	{
 		displayName: 'Project',
 		name: 'project',
@@ -61,6 +62,9 @@ const properties: INodeProperties[] = [
 				"'binaryExpression' when the photo sits on another node's item, for example the trigger's before a Detect node that output no file.",
 		},
 	},
+];
+
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Batch Name',
 		name: 'batchName',
@@ -116,4 +120,6 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { operation: ['uploadToProject'] } }, properties);
+const shown = { show: { operation: ['uploadToProject'] } };
+export const projectAndSourceDescription = updateDisplayOptions(shown, projectAndSource);
+export const description = updateDisplayOptions(shown, properties);
