@@ -30,3 +30,4 @@ export * from './scripted-openai';
 export * from './smtp';
 export * from './messengers';
 export * from './telegram-bot-api';
+export * from './evaluations';
