@@ -15,6 +15,7 @@
  *   smtp      startSmtpCapture() (a real SMTP server on 127.0.0.1 keeping what it receives), smtpCredential()
  *   messengers  startMessengerCapture() (Telegram sendPhoto and a Discord webhook on 127.0.0.1, recording the multipart requests)
  *   telegram-bot-api  startTelegramBotApi() (the Bot API calls a Telegram bot workflow makes, activated: webhook, getFile, download, replies)
+ *   evaluations  n8n's Evaluations test runs through the REST API (start one, find it, wait for it, its test cases)
  */
 export * from './paths';
 export * from './install';
