@@ -12,7 +12,7 @@ export function readProjectId(this: IExecuteFunctions, itemIndex: number): strin
 	const raw: unknown = this.getNodeParameter('project', itemIndex, '');
 	const locator = typeof raw === 'object' && raw !== null && 'value' in raw ? (raw as { mode?: unknown; value: unknown }) : undefined;
 	const value = locator ? locator.value : raw;
-	const text = typeof value === 'string' ? value.trim() : String(value ?? '');
+	const text = String(value ?? '').trim();
 	const byUrl = locator?.mode === 'url';
 	if (/^REPLACE_WITH/i.test(text)) {
 		throw new NodeOperationError(this.getNode(), `Project is still the example’s placeholder "${truncate(text, 80)}"`, {
@@ -29,5 +29,5 @@ export function readProjectId(this: IExecuteFunctions, itemIndex: number): strin
 			: 'Paste the project’s ID (letters, digits and dashes, the part after “projects/” in its link in the dashboard), or choose By URL and paste the link.';
 		throw new NodeOperationError(this.getNode(), message, { itemIndex, description });
 	}
-	return id.trim();
+	return id;
 }

@@ -96,7 +96,7 @@ function readGivenBox(entry: unknown, index: number, fail: (message: string) => 
 function readBox(fields: Record<string, unknown>, fractions: boolean): Box | undefined {
 	const [x, y, width, height] = PIXEL_KEYS.map((key) => fields[key]);
 	const numbers = [x, y, width, height];
-	if (!numbers.every((value): value is number => typeof value === 'number' && Number.isFinite(value))) return undefined;
+	if (!numbers.every((value): value is number => Number.isFinite(value))) return undefined;
 	if ((width as number) <= 0 || (height as number) <= 0) return undefined;
 	if (fractions && numbers.some((value) => (value as number) < 0 || (value as number) > 1)) return undefined;
 	return { x: x as number, y: y as number, width: width as number, height: height as number };

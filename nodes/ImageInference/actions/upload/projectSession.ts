@@ -64,7 +64,8 @@ export class ProjectSession {
 	/** The ids of the project's labels this execution names, created (or found, for names the project has) in one call. */
 	async labelIds(projectId: string, call: CallSettings): Promise<Map<string, string>> {
 		return await once(this.labels, projectId, async () => {
-			const names = [...(this.labelsNeeded.get(projectId) ?? [])];
+			// startExecution listed every project of the execution's images
+			const names = [...this.labelsNeeded.get(projectId)!];
 			const { value } = await requestServiceCall.call(this.context, {
 				...call,
 				method: 'POST',

@@ -153,7 +153,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 	if (annotations.length > 0) await annotate.call(this, { plan, session, call, service, recordId, batchId, annotations });
 
 	const json = {
-		...(this.getInputData()[itemIndex]?.json ?? {}),
+		...this.getInputData()[itemIndex].json,
 		upload: { projectId, projectType, batchId, batchName: fields.batchName, recordId, fileName: name, width: record.width, height: record.height, size: record.size, contentType: record.contentType, annotationCount: annotations.length },
 	};
 	return [outputItem(json, passedThroughBinaries.call(this, itemIndex, true), itemIndex)];
@@ -222,8 +222,8 @@ async function readUploadFile(this: IExecuteFunctions, itemIndex: number, image:
 /** The name the file is uploaded as: its own, with the extension of its type when it has none of it. */
 function uploadName(fileName: string, contentType: UploadContentType): string {
 	const extensions = contentType === 'image/png' ? ['png'] : ['jpg', 'jpeg'];
-	const extension = fileName.split('.').pop()?.toLowerCase();
-	return fileName.includes('.') && extensions.includes(extension ?? '') ? fileName : `${fileName}.${extensions[0]}`;
+	const extension = fileName.split('.').pop()!.toLowerCase();
+	return fileName.includes('.') && extensions.includes(extension) ? fileName : `${fileName}.${extensions[0]}`;
 }
 
 function batchIdNote(batchId: string): string {
