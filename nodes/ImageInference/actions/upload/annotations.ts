@@ -36,7 +36,7 @@ const DETECTIONS_SHAPE =
 	'Each entry needs a label and a box: x, y, width, height in the image’s pixels (as Detect Objects gives them), or a relativeBox of four fractions of the picture.';
 
 export function readAnnotations(this: IExecuteFunctions, itemIndex: number): WantedAnnotations {
-	const source = readChoice(this, itemIndex, this.getNodeParameter('annotationSource', itemIndex, 'none'), ANNOTATION_SOURCES, 'Annotations');
+	const source = readChoice(this, itemIndex, this.getNodeParameter('annotationSource', itemIndex, 'detections'), ANNOTATION_SOURCES, 'Annotations');
 	if (source === 'none') return { source };
 	if (source === 'classificationLabel') {
 		const description = 'Enter the class the image shows, exactly as the project names it (case counts), or an expression that gives it.';
