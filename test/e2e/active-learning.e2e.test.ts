@@ -11,13 +11,11 @@
  * record must carry, and the calls: the project read once, one batch "unsure from n8n", one labels
  * call, one upload, PUT and record per unsure photo, one annotations call per photo with boxes.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { PNG } from 'pngjs';
-
-import { startReferenceServer, type ReferenceServer } from '../reference-server';
+import { flatPng } from '../harness/images';
+import { sha256, startReferenceServer, type ReferenceServer } from '../reference-server';
 import {
 	createN8nHome,
 	e2eVersions,
@@ -35,14 +33,6 @@ import {
 const THRESHOLD = 0.3;
 const UNSURE_BELOW = 0.5;
 const UPLOAD = 'Upload to the project';
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-function greyPng(width: number, height: number): Buffer {
-	const png = new PNG({ width, height });
-	png.data.fill(128);
-	for (let alpha = 3; alpha < png.data.length; alpha += 4) png.data[alpha] = 255;
-	return PNG.sync.write(png);
-}
 
 describe.each(e2eVersions())('examples/active-learning.json in real n8n %s', (version) => {
 	let server: ReferenceServer;
@@ -61,7 +51,7 @@ describe.each(e2eVersions())('examples/active-learning.json in real n8n %s', (ve
 		fs.mkdirSync(photosDir);
 		photos['car.jpg'] = fs.readFileSync(fixture('car.jpg'));
 		photos['dog.jpg'] = fs.readFileSync(fixture('dog.jpg'));
-		photos['grey.png'] = greyPng(320, 240);
+		photos['grey.png'] = flatPng(320, 240);
 		for (const [name, bytes] of Object.entries(photos)) fs.writeFileSync(path.join(photosDir, name), bytes);
 		await home.importCredentials([imageInferenceCredential('credLearning0001', { baseUrl: server.url, apiKey: server.apiKey, sendAs: 'query' })]);
 		let workflow: WorkflowJson = useCredentialAndModels(loadExample('active-learning.json'), { credentialId: 'credLearning0001', detect: server.models.detect });

@@ -25,11 +25,9 @@
  * car-dog-grid.jpg, answered by the service as a trained classifier would (a canned answer, 0.96),
  * which must ask nobody.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 
-import { startReferenceServer, type ReferenceServer } from '../reference-server';
-import { sha256 as imageSha256 } from '../reference-server/faults';
+import { sha256, startReferenceServer, type ReferenceServer } from '../reference-server';
 import {
 	createN8nHome,
 	e2eVersions,
@@ -56,7 +54,6 @@ const CHOICES = 5;
 const NONE = 'None of these';
 const LABELLED_BATCH = 'checked by a person';
 const UNLABELLED_BATCH = "none of the model's categories";
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
 	for (const started = Date.now(); ; ) {
@@ -246,7 +243,7 @@ describe.each(e2eVersions())('examples/ask-a-person.json activated in real n8n %
 
 	it('a photo the model is sure of asks nobody and uploads nothing', async () => {
 		const sure = { category: 'dog', confidence: 0.96, predictions: [{ category: 'dog', confidence: 0.96 }, { category: 'car', confidence: 0.04 }] };
-		server.addFault({ match: { kind: 'classify', imageSha256: imageSha256(SURE) }, action: { type: 'status', status: 200, body: sure } });
+		server.addFault({ match: { kind: 'classify', imageSha256: sha256(SURE) }, action: { type: 'status', status: 200, body: sure } });
 		const before = new Set((await executions()).map((execution) => execution.id));
 		const calls = bot.calls.length;
 		const records = project().records.length;

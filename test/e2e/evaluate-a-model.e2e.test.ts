@@ -32,9 +32,8 @@
  */
 import * as fs from 'node:fs';
 
-import { PNG } from 'pngjs';
-
 import type { ClassifyResult, DetectResult, DetectedObject } from '../../nodes/ImageInference/contract';
+import { flatPng } from '../harness/images';
 import { sha256, startReferenceServer, type ReferenceServer } from '../reference-server';
 import {
 	CREDENTIAL_TYPE,
@@ -107,13 +106,6 @@ function userMetrics({ executionTime, promptTokens, completionTokens, totalToken
 	return metrics;
 }
 
-function greyPng(width: number, height: number): Buffer {
-	const png = new PNG({ width, height });
-	png.data.fill(128);
-	for (let alpha = 3; alpha < png.data.length; alpha += 4) png.data[alpha] = 255;
-	return PNG.sync.write(png);
-}
-
 const classifyAnswer = (category: string, confidence: number): ClassifyResult => ({ category, confidence, predictions: [{ category, confidence }] });
 
 describe.each(e2eVersions())('examples/evaluate-a-model.json: an evaluation of model A, then model B, in real n8n %s', (version) => {
@@ -131,7 +123,7 @@ describe.each(e2eVersions())('examples/evaluate-a-model.json: an evaluation of m
 	beforeAll(async () => {
 		server = await startReferenceServer({});
 		const [car, dog, grid] = ['car.jpg', 'dog.jpg', 'car-dog-grid.jpg'].map((name) => fs.readFileSync(fixture(name)));
-		const empty = greyPng(320, 240);
+		const empty = flatPng(320, 240);
 		const urls = {
 			car: server.hostImage(car, 'image/jpeg', 'car.jpg'),
 			dog: server.hostImage(dog, 'image/jpeg', 'dog.jpg'),

@@ -221,6 +221,14 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const credential = new ImageInferenceApi();
 	const credentials = { baseUrl: options.credentials.baseUrl, apiKey: options.credentials.apiKey, sendAs: options.credentials.sendAs ?? 'header' };
 	const log = (level: string) => (message: string, meta?: object) => logged.push(`${level} ${message} ${meta ? JSON.stringify(meta) : ''}`);
+	/** n8n's request helpers: a failure to get an answer comes as a NodeApiError. */
+	const sendAsN8n = async (requestOptions: IHttpRequestOptions) => {
+		try {
+			return await send(requestOptions, options.signal, options.recordRequests === false ? undefined : sent, () => events.push('answer'));
+		} catch (error) {
+			throw new NodeApiError(node, error as never);
+		}
+	};
 
 	const context = {
 		getInputData: () => inputItems,
@@ -306,20 +314,11 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 				return store.put(bytes, { fileName, mimeType });
 			},
 			async httpRequest(requestOptions: IHttpRequestOptions) {
-				try {
-					return await send(requestOptions, options.signal, options.recordRequests === false ? undefined : sent, () => events.push('answer'));
-				} catch (error) {
-					throw new NodeApiError(node, error as never);
-				}
+				return await sendAsN8n(requestOptions);
 			},
 			async httpRequestWithAuthentication(this: unknown, type: string, requestOptions: IHttpRequestOptions) {
 				if (type !== credential.name) throw new Error(`unknown credential type ${type}`);
-				const authenticated = await credential.authenticate(credentials, requestOptions);
-				try {
-					return await send(authenticated, options.signal, options.recordRequests === false ? undefined : sent, () => events.push('answer'));
-				} catch (error) {
-					throw new NodeApiError(node, error as never);
-				}
+				return await sendAsN8n(await credential.authenticate(credentials, requestOptions));
 			},
 		},
 	} as unknown as IExecuteFunctions;

@@ -10,6 +10,7 @@ import { z } from 'zod';
 
 import type { ErrorBody, ErrorDetail } from '../../nodes/ImageInference/contract';
 import { readImageSize } from '../../nodes/ImageInference/input/imageSize';
+import { UPLOAD_CONTENT_TYPES } from '../../nodes/ImageInference/projectContract';
 import { sha256 } from './faults';
 import { sniffFormat } from './image-codec';
 import type { Storage } from './storage';
@@ -96,20 +97,19 @@ export interface CallAnswer {
 	body: unknown;
 }
 
-const CONTENT_TYPES = ['image/jpeg', 'image/png'] as const;
 const FORMAT_OF = { 'image/jpeg': 'jpeg', 'image/png': 'png' } as const;
 /** How far a box may stick out of the image (rounding of scaled boxes). */
 const BOX_TOLERANCE_PX = 0.5;
 
 const batchSchema = z.object({ name: z.string().min(1) });
-const uploadSchema = z.object({ name: z.string().min(1), content_type: z.enum(CONTENT_TYPES) });
+const uploadSchema = z.object({ name: z.string().min(1), content_type: z.enum(UPLOAD_CONTENT_TYPES) });
 const pixels = z.number().int().positive();
 const recordSchema = z.object({
 	name: z.string().min(1),
 	batchId: z.string(),
 	height: pixels,
 	width: pixels,
-	contentType: z.enum(CONTENT_TYPES),
+	contentType: z.enum(UPLOAD_CONTENT_TYPES),
 	size: pixels,
 	source: z.string(),
 });

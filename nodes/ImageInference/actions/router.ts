@@ -1,5 +1,5 @@
-import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { normalizeBaseUrl } from '../contract';
 import { readFilesAhead } from '../input/databaseReadAhead';
@@ -7,7 +7,7 @@ import { filesFromElsewhere } from '../input/filesFromElsewhere';
 import type { ImageSource } from '../input/imageInput';
 import { readImageInputs, readImageSource } from '../input/imageInput';
 import { ExecutionHints } from '../output/executionHints';
-import { failureItem } from '../output/failureItem';
+import { asNodeError, failureItem } from '../output/failureItem';
 import { runsAsTool } from '../output/toolResult';
 import { readModelId } from '../parameters/modelId';
 import { readRequestSettings } from '../parameters/requestSettings';
@@ -112,10 +112,4 @@ async function runItems(
 	if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
 	context.hints.addTo(this);
 	return [outputsByImage.flat(2)];
-}
-
-/** Errors this node raises are already n8n errors with their item; anything else gets wrapped. */
-function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
 }

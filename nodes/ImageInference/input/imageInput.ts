@@ -161,9 +161,12 @@ function phoneFormatNotSent(node: INode, itemIndex: number, subject: string, for
 	return new ImageRefusedError(node, `${subject} is ${format}, which the node does not send`, { itemIndex, description });
 }
 
+/** How n8n turns an image into a JPEG, as a message tells it. */
+export const EDIT_IMAGE_TO_JPEG =
+	'an Edit Image node before this one (Operation: Resize, Width and Height 4096, Resize Option: Only if Larger, and under Options, Format: jpeg)';
+
 /** What to do with a HEIC or AVIF photo, in n8n. */
-const HOW_TO_CONVERT =
-	'The node does not send HEIC or AVIF: convert the photo to JPEG first with an Edit Image node before this one (Operation: Resize, Width and Height 4096, Resize Option: Only if Larger, and under Options, Format: jpeg), or set the phone to save JPEG (iPhone: Settings > Camera > Formats > Most Compatible).';
+const HOW_TO_CONVERT = `The node does not send HEIC or AVIF: convert the photo to JPEG first with ${EDIT_IMAGE_TO_JPEG}, or set the phone to save JPEG (iPhone: Settings > Camera > Formats > Most Compatible).`;
 
 function readImageUrl(this: IExecuteFunctions, itemIndex: number): string {
 	const description = 'Enter a full address starting with https:// (or http://) that the service can download.';

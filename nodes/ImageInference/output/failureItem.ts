@@ -1,5 +1,5 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { ImageRefusedError } from '../input/imageRefused';
 import { truncate } from '../parameters/readers';
@@ -80,4 +80,10 @@ export function toolFailure(failure: Pick<FailureFields, 'message' | 'descriptio
 		...(typeof failure.description === 'string' ? { description: truncate(failure.description, MAX_TOOL_ERROR_LENGTH) } : {}),
 		...(typeof failure.status === 'number' ? { status: failure.status } : {}),
 	};
+}
+
+/** Errors this node raises are already n8n errors with their item; anything else gets wrapped. */
+export function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { MODEL_ID_REGEX, MODEL_URL_FORMS, MODEL_URL_REGEX } from '../contract';
-import { truncate } from './readers';
+import { locatorText, truncate } from './readers';
 
 const MODEL_ID = new RegExp(`^${MODEL_ID_REGEX}$`);
 const MODEL_URL = new RegExp(`^${MODEL_URL_REGEX}$`);
@@ -15,11 +15,8 @@ const MODEL_ID_LOOKS_LIKE =
  * UUID where a link names the model, MODEL_URL_REGEX). Never the first UUID found anywhere in the text.
  */
 export function readModelId(this: IExecuteFunctions, itemIndex: number): string {
-	const raw: unknown = this.getNodeParameter('modelId', itemIndex, '');
-	const locator = typeof raw === 'object' && raw !== null && 'value' in raw ? (raw as { mode?: unknown; value: unknown }) : undefined;
-	const value = locator ? locator.value : raw;
-	const text = typeof value === 'string' ? value.trim() : String(value ?? '');
-	const mode = locator?.mode === 'id' || locator?.mode === 'url' ? locator.mode : 'text';
+	const { mode: locatorMode, text } = locatorText(this.getNodeParameter('modelId', itemIndex, ''));
+	const mode = locatorMode === 'id' || locatorMode === 'url' ? locatorMode : 'text';
 	const id =
 		mode === 'id' ? MODEL_ID.exec(text)?.[0] : mode === 'url' ? MODEL_URL.exec(text)?.[1] : (MODEL_ID.exec(text)?.[0] ?? MODEL_URL.exec(text)?.[1]);
 	if (id === undefined) {

@@ -2,18 +2,15 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PROJECT_ID_REGEX, PROJECT_URL_REGEX } from '../projectContract';
-import { truncate } from './readers';
+import { locatorText, truncate } from './readers';
 
 const PROJECT_ID = new RegExp(`^${PROJECT_ID_REGEX}$`);
 const PROJECT_URL = new RegExp(`^${PROJECT_URL_REGEX}$`);
 
 /** The project's ID from the Project locator: By ID takes one ID, By URL the ID a link names after `projects/`. */
 export function readProjectId(this: IExecuteFunctions, itemIndex: number): string {
-	const raw: unknown = this.getNodeParameter('project', itemIndex, '');
-	const locator = typeof raw === 'object' && raw !== null && 'value' in raw ? (raw as { mode?: unknown; value: unknown }) : undefined;
-	const value = locator ? locator.value : raw;
-	const text = String(value ?? '').trim();
-	const byUrl = locator?.mode === 'url';
+	const { mode, text } = locatorText(this.getNodeParameter('project', itemIndex, ''));
+	const byUrl = mode === 'url';
 	if (/^REPLACE_WITH/i.test(text)) {
 		throw new NodeOperationError(this.getNode(), `Project is still the example’s placeholder "${truncate(text, 80)}"`, {
 			itemIndex,

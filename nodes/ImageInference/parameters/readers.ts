@@ -106,6 +106,15 @@ export function readChoice<T extends string>(
 	throw new NodeOperationError(context.getNode(), `${label} must be one of ${choices.join(', ')}, got ${shownValue(value)}`, { itemIndex, description });
 }
 
+/**
+ * A resource locator's mode and its value as trimmed text. A plain value (a parameter saved before
+ * it became a locator, or an expression giving text) has no mode.
+ */
+export function locatorText(raw: unknown): { mode?: unknown; text: string } {
+	const locator = typeof raw === 'object' && raw !== null && 'value' in raw ? (raw as { mode?: unknown; value: unknown }) : undefined;
+	return { mode: locator?.mode, text: String((locator ? locator.value : raw) ?? '').trim() };
+}
+
 /** A value as an error message quotes it: JSON, cut to 40 characters. */
 export function shownValue(value: unknown): string {
 	return truncate(JSON.stringify(value) ?? String(value), 40);

@@ -47,7 +47,7 @@ export interface Prediction<T> {
 	picture?: AnswerPicture;
 }
 
-export type Outcome<T> = { ok: true; value: T; picture?: AnswerPicture } | { ok: false; failure: Failure };
+type Outcome<T> = { ok: true; value: T; picture?: AnswerPicture } | { ok: false; failure: Failure };
 
 /** Error bodies are read up to this size: enough for any message, bounded for an HTML page. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -79,29 +79,6 @@ export interface CallSettings {
 }
 
 /**
- * Runs attempts until one succeeds, one fails for good, or the item's Retries are used up, waiting
- * between them (the service's Retry-After when it gives one). Throws a NodeApiError naming the
- * cause and the attempts.
- */
-export async function withRetries<T>(
-	this: IExecuteFunctions,
-	call: CallSettings,
-	attempt: () => Promise<Outcome<T>>,
-): Promise<{ value: T; attempts: number; picture?: AnswerPicture }> {
-	const signal = this.getExecutionCancelSignal?.();
-	const maxAttempts = call.settings.retries + 1;
-	for (let attempts = 1; ; attempts++) {
-		throwIfCancelled.call(this, signal, call.itemIndex);
-		const outcome = await attempt();
-		if (outcome.ok) return { value: outcome.value, attempts, picture: outcome.picture };
-		if (!outcome.failure.retryable || attempts >= maxAttempts) {
-			throw toNodeApiError(this.getNode(), outcome.failure, { itemIndex: call.itemIndex, attempts, redact: call.redact });
-		}
-		await sleepUnlessCancelled(backoffDelay(attempts, outcome.failure.retryAfterMs), signal);
-	}
-}
-
-/**
  * One call to the service through the credential, or to a storage URL the service handed out,
  * sent without it (`withoutCredential`: the key never goes to another host).
  */
@@ -123,13 +100,26 @@ export interface ServiceCall<TSchema extends z.ZodTypeAny> extends CallSettings 
 	readsPicture?: boolean;
 }
 
-/** Sends one call, retrying as the item's Retries say, and returns its checked answer. */
+/**
+ * Sends one call, retrying what is worth retrying until the item's Retries are used up (waiting as
+ * the service's Retry-After asks, when it does), and returns its checked answer. Throws a
+ * NodeApiError naming the cause and the attempts.
+ */
 export async function requestServiceCall<TSchema extends z.ZodTypeAny>(
 	this: IExecuteFunctions,
 	call: ServiceCall<TSchema>,
 ): Promise<{ value: z.infer<TSchema>; attempts: number; picture?: AnswerPicture }> {
 	const signal = this.getExecutionCancelSignal?.();
-	return await withRetries.call(this, call, async () => await attemptOnce.call(this, call, signal));
+	const maxAttempts = call.settings.retries + 1;
+	for (let attempts = 1; ; attempts++) {
+		throwIfCancelled.call(this, signal, call.itemIndex);
+		const outcome = await attemptOnce.call(this, call, signal);
+		if (outcome.ok) return { value: outcome.value, attempts, picture: outcome.picture };
+		if (!outcome.failure.retryable || attempts >= maxAttempts) {
+			throw toNodeApiError(this.getNode(), outcome.failure, { itemIndex: call.itemIndex, attempts, redact: call.redact });
+		}
+		await sleepUnlessCancelled(backoffDelay(attempts, outcome.failure.retryAfterMs), signal);
+	}
 }
 
 async function attemptOnce<TSchema extends z.ZodTypeAny>(

@@ -1,5 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { asNodeError } from '../../output/failureItem';
 
 import type { ProjectType } from '../../projectContract';
 import { PROJECT_TYPES, createdAnswerSchema, labelsAnswerSchema, projectAnswerSchema, projectPaths } from '../../projectContract';
@@ -9,7 +11,8 @@ import { requestServiceCall } from '../../transport';
 /**
  * What one execution asks of each project once, whichever item asks first and however many ask at
  * once: its type, each batch by name, and the ids of every label the execution's items name (one
- * labels call per project, with all the names). A failed call fails every item that needed it.
+ * labels call per project, with all the names). A failed call fails every item that needed it, each
+ * as its own item's error.
  */
 export class ProjectSession {
 	private readonly projects = new Map<string, Promise<ProjectType>>();
@@ -26,7 +29,7 @@ export class ProjectSession {
 	) {}
 
 	async projectType(projectId: string, call: CallSettings): Promise<ProjectType> {
-		return await once(this.projects, projectId, async () => {
+		return await once(this.context, this.projects, projectId, call.itemIndex, async () => {
 			const { value } = await requestServiceCall.call(this.context, {
 				...call,
 				method: 'GET',
@@ -47,7 +50,7 @@ export class ProjectSession {
 	}
 
 	async batchId(projectId: string, name: string, call: CallSettings): Promise<string> {
-		return await once(this.batches, JSON.stringify([projectId, name]), async () => {
+		return await once(this.context, this.batches, JSON.stringify([projectId, name]), call.itemIndex, async () => {
 			const { value } = await requestServiceCall.call(this.context, {
 				...call,
 				method: 'POST',
@@ -63,7 +66,7 @@ export class ProjectSession {
 
 	/** The ids of the project's labels this execution names, created (or found, for names the project has) in one call. */
 	async labelIds(projectId: string, call: CallSettings): Promise<Map<string, string>> {
-		return await once(this.labels, projectId, async () => {
+		return await once(this.context, this.labels, projectId, call.itemIndex, async () => {
 			// startExecution listed every project of the execution's images
 			const names = [...this.labelsNeeded.get(projectId)!];
 			const { value } = await requestServiceCall.call(this.context, {
@@ -90,12 +93,22 @@ export function projectNotFound(projectId: string) {
 	};
 }
 
-/** The one promise for `key`: made by `start` the first time, shared by every later caller. */
-async function once<T>(promises: Map<string, Promise<T>>, key: string, start: () => Promise<T>): Promise<T> {
+/**
+ * The one promise for `key`: made by `start` the first time, shared by every later caller. Its
+ * failure is each caller's own: an error of the caller's item, with the same message and status.
+ */
+async function once<T>(context: IExecuteFunctions, promises: Map<string, Promise<T>>, key: string, itemIndex: number, start: () => Promise<T>): Promise<T> {
 	let promise = promises.get(key);
 	if (!promise) {
 		promise = start();
 		promises.set(key, promise);
 	}
-	return await promise;
+	try {
+		return await promise;
+	} catch (error) {
+		const shown = asNodeError(context.getNode(), error, itemIndex);
+		const options = { itemIndex, message: shown.message, description: shown.description ?? undefined };
+		if (shown instanceof NodeApiError) throw new NodeApiError(context.getNode(), shown.errorResponse ?? {}, { ...options, httpCode: shown.httpCode ?? undefined });
+		throw new NodeOperationError(context.getNode(), shown.message, options);
+	}
 }

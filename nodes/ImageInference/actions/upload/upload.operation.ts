@@ -1,12 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { ImageInput, ImageSource } from '../../input/imageInput';
-import { resolveImage } from '../../input/imageInput';
+import { EDIT_IMAGE_TO_JPEG, resolveImage } from '../../input/imageInput';
 import { ImageRefusedError } from '../../input/imageRefused';
 import type { ImageSize } from '../../input/imageSize';
 import { readImageSize } from '../../input/imageSize';
 import { sniffImageType } from '../../input/imageType';
+import { asNodeError } from '../../output/failureItem';
 import { outputItem, passedThroughBinaries } from '../../output/outputItem';
 import { runsAsTool } from '../../output/toolResult';
 import { readProjectId } from '../../parameters/projectId';
@@ -95,10 +96,10 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 
 	const file = await readUploadFile.call(this, itemIndex, plan.image);
 	const annotations = annotationsFor(fields.annotations, file.size, itemFailure(this, itemIndex));
-	const projectType = await forItem(this, itemIndex, session.projectType(projectId, call));
+	const projectType = await session.projectType(projectId, call);
 	const refusal = refusalFor(fields.annotations, projectType, projectId);
 	if (refusal) throw new NodeOperationError(this.getNode(), refusal.message, { itemIndex, description: refusal.description });
-	const batchId = await forItem(this, itemIndex, session.batchId(projectId, fields.batchName, call));
+	const batchId = await session.batchId(projectId, fields.batchName, call);
 
 	const name = uploadName(plan.image.fileName, file.contentType);
 	const { value: place } = await requestServiceCall.call(this, {
@@ -175,7 +176,7 @@ async function annotate(
 	const projectId = plan.fields.projectId;
 	const without = `Record ${recordId} was created in batch ${batchId} without its ${annotations.length} annotation${annotations.length === 1 ? '' : 's'}`;
 	const what = `Add them in the dashboard, or delete record ${recordId} there before running the item again: a rerun creates a second record.`;
-	const labelIds = await halfway(this, call.itemIndex, forItem(this, call.itemIndex, session.labelIds(projectId, call)), `${without}: the labels could not be created`, what);
+	const labelIds = await halfway(this, call.itemIndex, session.labelIds(projectId, call), `${without}: the labels could not be created`, what);
 	const missing = annotations.find(({ label }) => !labelIds.has(label));
 	if (missing) {
 		throw new NodeOperationError(this.getNode(), `${without}: the service did not return an id for the label "${missing.label}"`, { itemIndex: call.itemIndex, description: what });
@@ -205,8 +206,7 @@ async function readUploadFile(this: IExecuteFunctions, itemIndex: number, image:
 	if (!type || !(UPLOAD_CONTENT_TYPES as readonly string[]).includes(type.mimeType)) {
 		throw new ImageRefusedError(this.getNode(), `The file in binary field ${field} is ${type ? type.extension.toUpperCase() : 'not an image'}: projects take JPEG and PNG`, {
 			itemIndex,
-			description:
-				'Convert it with an Edit Image node before this one (Operation: Resize, Width and Height 4096, Resize Option: Only if Larger, and under Options, Format: jpeg).',
+			description: `Convert it with ${EDIT_IMAGE_TO_JPEG}.`,
 		});
 	}
 	const size = readImageSize(bytes);
@@ -236,30 +236,12 @@ function itemFailure(context: IExecuteFunctions, itemIndex: number) {
 	};
 }
 
-/** Any error as an n8n error of this item. */
-function asItemError(context: IExecuteFunctions, itemIndex: number, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(context.getNode(), error instanceof Error ? error : String(error), { itemIndex });
-}
-
-/** A call shared by several items fails each of them as its own item's error. */
-async function forItem<T>(context: IExecuteFunctions, itemIndex: number, shared: Promise<T>): Promise<T> {
-	try {
-		return await shared;
-	} catch (error) {
-		const shown = asItemError(context, itemIndex, error);
-		const options = { itemIndex, message: shown.message, description: shown.description ?? undefined };
-		if (shown instanceof NodeApiError) throw new NodeApiError(context.getNode(), shown.errorResponse ?? {}, { ...options, httpCode: shown.httpCode ?? undefined });
-		throw new NodeOperationError(context.getNode(), shown.message, options);
-	}
-}
-
 /** A failure after something was created: the message says what failed, the description what exists and what to do. */
 async function halfway<T>(context: IExecuteFunctions, itemIndex: number, call: Promise<T>, failed: string, whatExists: string): Promise<T> {
 	try {
 		return await call;
 	} catch (error) {
-		const shown = asItemError(context, itemIndex, error);
+		const shown = asNodeError(context.getNode(), error, itemIndex);
 		shown.message = `${failed}: ${shown.message}`;
 		shown.description = [whatExists, shown.description].filter(Boolean).join(' ');
 		throw shown;
