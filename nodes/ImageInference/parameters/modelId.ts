@@ -15,8 +15,8 @@ const MODEL_ID_LOOKS_LIKE =
  * UUID where a link names the model, MODEL_URL_REGEX). Never the first UUID found anywhere in the text.
  */
 export function readModelId(this: IExecuteFunctions, itemIndex: number): string {
-	const { mode: locatorMode, text } = locatorText(this.getNodeParameter('modelId', itemIndex, ''));
-	const mode = locatorMode === 'id' || locatorMode === 'url' ? locatorMode : 'text';
+	// version 1's plain text has no mode: it is read either way
+	const { mode, text } = locatorText(this.getNodeParameter('modelId', itemIndex, ''));
 	const id =
 		mode === 'id' ? MODEL_ID.exec(text)?.[0] : mode === 'url' ? MODEL_URL.exec(text)?.[1] : (MODEL_ID.exec(text)?.[0] ?? MODEL_URL.exec(text)?.[1]);
 	if (id === undefined) {
