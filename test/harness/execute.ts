@@ -38,8 +38,30 @@ export interface InputItem {
 	binary?: Record<string, InputFile>;
 }
 
-/** A parameter value, or a function of the item index standing in for an n8n expression. */
+/**
+ * A parameter value, or a function of the item index standing in for an n8n expression; a
+ * collection's fields may be such functions too, as an option set by an expression is.
+ */
 export type ParameterValue = unknown | ((itemIndex: number) => unknown);
+
+/** A parameter as the workflow stores it: each function (an expression) as expression text. */
+function asStored(value: unknown): unknown {
+	if (typeof value === 'function') return '={{ an expression }}';
+	if (Array.isArray(value)) return value.map(asStored);
+	if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, asStored(field)]));
+	return value;
+}
+
+/** A parameter's value for one item, as n8n resolves each expression in it. */
+function resolveExpressions(value: unknown, itemIndex: number): unknown {
+	if (typeof value === 'function') return (value as (index: number) => unknown)(itemIndex);
+	if (Array.isArray(value)) return value.map((entry) => resolveExpressions(entry, itemIndex));
+	if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, resolveExpressions(field, itemIndex)]));
+	return value;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 
 export const DELETED_CREDENTIAL_ID = 'Xb3kR9mQ2pLw7vNc';
 
@@ -144,6 +166,8 @@ export interface RunResult {
 	hints: NodeExecutionHint[];
 	/** Whether the node's static data changed, so that n8n saves it. */
 	staticDataSaved: boolean;
+	/** How many times the node read each parameter (getNodeParameter), by name. */
+	parameterReads: Record<string, number>;
 }
 
 /**
@@ -194,7 +218,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		type: `n8n-nodes-image-inference.imageInference${options.asTool ? 'Tool' : ''}`,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: {},
+		parameters: asStored(options.parameters) as INode['parameters'],
 		...(options.onError ? { onError: options.onError } : {}),
 	};
 	const agent = options.agentInput && agentRunData(options.agentInput, store);
@@ -213,6 +237,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const reads = { whole: 0, streamedBytes: 0 };
 	const events: string[] = [];
 	const hints: NodeExecutionHint[] = [];
+	const parameterReads: Record<string, number> = {};
 	let globalStaticData: IDataObject | undefined;
 	let nodeStaticData: (IDataObject & { __dataChanged?: boolean }) | undefined;
 	const without = new Set(options.contextWithout);
@@ -267,8 +292,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			return { ...credentials };
 		},
 		getNodeParameter(name: string, itemIndex: number, fallback?: unknown) {
-			const value = options.parameters[name];
-			const resolved = typeof value === 'function' ? (value as (i: number) => unknown)(itemIndex) : value;
+			parameterReads[name] = (parameterReads[name] ?? 0) + 1;
+			const resolved = resolveExpressions(options.parameters[name], itemIndex);
 			return resolved === undefined ? fallback : structuredClone(resolved);
 		},
 		logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), verbose: log('verbose') },
@@ -334,7 +359,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	// a tool's items go back to its caller, not along main connections: not routed here (an AI Agent
 	// calling it under Continue (using error output) gets nothing from n8n: test/e2e/error-output.e2e.test.ts)
 	const [items, errorItems = []] = options.asTool ? output : routeAsN8nDoes(output, inputItems, node);
-	return { items, errorItems, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events, hints, staticDataSaved };
+	return { items, errorItems, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events, hints, staticDataSaved, parameterReads };
 }
 
 function agentRunData(agent: AgentInput, store: BinaryStore) {

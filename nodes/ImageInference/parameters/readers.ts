@@ -1,9 +1,29 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-export function readOptions(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const options = this.getNodeParameter('options', itemIndex, {});
-	return typeof options === 'object' && options !== null ? (options as IDataObject) : {};
+/** Each node run's options when they hold no expression: the same for every item. */
+const optionsWithoutExpressions = new WeakMap<IExecuteFunctions, Readonly<IDataObject>>();
+
+/**
+ * An item's options. n8n copies the whole collection for each read (and resolves each expression
+ * in it); options that hold no expression are the same for every item
+ * (n8n-workflow's WorkflowExpression.getParameterValue returns a value that is not an expression
+ * as it is), so they are read once per run and shared, frozen, by its items.
+ */
+export function readOptions(this: IExecuteFunctions, itemIndex: number): Readonly<IDataObject> {
+	const shared = optionsWithoutExpressions.get(this);
+	if (shared) return shared;
+	const value = this.getNodeParameter('options', itemIndex, {});
+	const options = typeof value === 'object' && value !== null ? (value as IDataObject) : {};
+	if (!holdsExpression(this.getNode().parameters?.options)) optionsWithoutExpressions.set(this, Object.freeze(options));
+	return options;
+}
+
+/** Whether a parameter's stored value is, or holds, an n8n expression (a text starting with "="; n8n-workflow's isExpression). */
+function holdsExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (typeof value !== 'object' || value === null) return false;
+	return Object.values(value).some(holdsExpression);
 }
 
 /** Plain decimal notation (`3`, `0.25`, `-1`): what a user means by a number, unlike `0x3` or `1e1`. */

@@ -27,17 +27,19 @@ export type LeftOutCounts = Record<string, number>;
 
 export type DetectionResults = { detections: PlacedDetection[] } & DetectionCounts;
 
-/** Each node run's last options read, by their JSON: items with the same options are read once. */
-const lastRead = new WeakMap<IExecuteFunctions, { json: string; detectionOptions: DetectionOptions }>();
+/** Each node run's last options read (the object, and its JSON): items with the same options are read once. */
+const lastRead = new WeakMap<IExecuteFunctions, { options: IDataObject; json: string; detectionOptions: DetectionOptions }>();
 
 /**
  * Reads and checks the steps' options of one item, before any request. Reading zones, regions and
  * minimums from their text is most of a watch's cost per item, so an item whose options are those
- * of the item before gets the same (never changed) result.
+ * of the item before (the same object when they hold no expression: readOptions) gets the same
+ * (never changed) result.
  */
 export function readDetectionOptions(this: IExecuteFunctions, itemIndex: number, options: IDataObject): DetectionOptions {
-	const json = JSON.stringify(options);
 	const last = lastRead.get(this);
+	if (last?.options === options) return last.detectionOptions;
+	const json = JSON.stringify(options);
 	if (last?.json === json) return last.detectionOptions;
 	const detectionOptions: DetectionOptions = {
 		...readLabelMinimums.call(this, itemIndex, options),
@@ -46,7 +48,7 @@ export function readDetectionOptions(this: IExecuteFunctions, itemIndex: number,
 	};
 	const most = readOptionalNumber.call(this, itemIndex, options, 'maxObjects', 'Max Objects', MAX_OBJECTS_BOUNDS);
 	if (most !== undefined) detectionOptions.maxObjects = most;
-	lastRead.set(this, { json, detectionOptions });
+	lastRead.set(this, { options, json, detectionOptions });
 	return detectionOptions;
 }
 
