@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readChoice, readOptionalBoolean, readOptionalNumber } from '../parameters/readers';
+import { jsonLength } from './jsonLength';
 import type { TrackingSettings, TrackingState } from './tracking';
 
 /**
@@ -269,7 +270,7 @@ const measuredLooks = new WeakMap<object, { length: number; keys: number }>();
 function lengthWithout(looks: Record<string, RememberedLook>, key: string, look: RememberedLook | undefined): number {
 	const keys = Object.keys(looks).length;
 	const measured = measuredLooks.get(looks);
-	const length = measured?.keys === keys ? measured.length : JSON.stringify(looks).length;
+	const length = measured?.keys === keys ? measured.length : jsonLength(looks);
 	if (look === undefined) return length;
 	// the entry and the comma that joins it to another
 	return length - entryLength(key, look) - (keys > 1 ? 1 : 0);
@@ -277,7 +278,7 @@ function lengthWithout(looks: Record<string, RememberedLook>, key: string, look:
 
 /** `"key":{…}` as JSON, with the comma that joins it to the entries before it (none in an empty object). */
 function entryLength(key: string, look: RememberedLook): number {
-	return JSON.stringify(key).length + 1 + lookLength(look);
+	return jsonLength(key) + 1 + lookLength(look);
 }
 
 /** Each look's JSON length, measured once: a look is written whole and never changed after. */
@@ -286,7 +287,7 @@ const lookLengths = new WeakMap<object, number>();
 function lookLength(look: RememberedLook): number {
 	let length = lookLengths.get(look);
 	if (length === undefined) {
-		length = JSON.stringify(look).length;
+		length = jsonLength(look);
 		lookLengths.set(look, length);
 	}
 	return length;
