@@ -12,7 +12,7 @@ import { labelMinimums, readLabelMinimums } from './labelMinimums';
 import { ignoreTheseLabels, onlyTheseLabels, readLabelFilters } from './labels';
 import { MAX_OBJECTS_BOUNDS, maxObjects } from './maxObjects';
 import type { TrackedObject, TrackingResult, TrackingState } from './tracking';
-import { newTrackingState, trackObjects } from './tracking';
+import { stateToMoveOn, trackObjects } from './tracking';
 import type { DetectionOptions, DetectionStep, PlacedDetection } from './types';
 import { imageFacts, placeDetection, readZoneAndSizeOptions, zonesAndSizes, zonesPastTheImage } from './zones';
 
@@ -80,7 +80,7 @@ export function runDetectionPipeline(
 		settings &&
 		((previous: TrackingState | undefined) => {
 			// the previous look is replaced by this one: its tracks move on in place
-			const state = previous ?? newTrackingState(watch.now);
+			const state = stateToMoveOn(previous, watch.now);
 			tracked = trackObjects(state, trackable(detections), settings, watch.now);
 			return state;
 		});

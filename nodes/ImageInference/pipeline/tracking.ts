@@ -349,6 +349,43 @@ export function newTrackingState(now: number): TrackingState {
 	};
 }
 
+/** The states this process moves on: made here, or copied from the static data. */
+const statesMovedOn = new WeakSet<TrackingState>();
+
+/**
+ * The state a look moves on in place: the previous look's, a new one on a key's first tracked
+ * look. A state read from the static data (each execution's first look of a key) is copied first:
+ * n8n hands the node its static data wrapped in proxies, each nested object too (n8n-workflow's
+ * ObservableObject.create, observable-object.ts), and the looks after it would read and write
+ * every track's fields through them.
+ */
+export function stateToMoveOn(previous: TrackingState | undefined, now: number): TrackingState {
+	if (previous && statesMovedOn.has(previous)) return previous;
+	const state = previous ? copyOfState(previous) : newTrackingState(now);
+	statesMovedOn.add(state);
+	return state;
+}
+
+function copyOfState(state: TrackingState): TrackingState {
+	const { since, day, byLabel, byZone } = state.arrivals;
+	return {
+		nextId: state.nextId,
+		tracks: state.tracks.map((track) => ({
+			id: track.id,
+			label: track.label,
+			box: [track.box[0], track.box[1], track.box[2], track.box[3]],
+			firstSeen: track.firstSeen,
+			lastSeen: track.lastSeen,
+			seenLooks: track.seenLooks,
+			missedLooks: track.missedLooks,
+			arrived: track.arrived,
+			zones: { ...track.zones },
+			overstaysReported: [...track.overstaysReported],
+		})),
+		arrivals: { since, ...(day !== undefined ? { day } : {}), byLabel: { ...byLabel }, byZone: copyOfZoneCounts(byZone) },
+	};
+}
+
 const LABELS = {
 	trackObjects: 'Track Objects Across Looks',
 	minOverlap: 'Track Min Overlap',
