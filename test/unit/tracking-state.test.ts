@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { ObservableObject } from 'n8n-workflow';
 
 import type { TrackingState } from '../../nodes/ImageInference/pipeline/tracking';
-import { defaultTrackingSettings, stateToMoveOn, trackObjects } from '../../nodes/ImageInference/pipeline/tracking';
+import { defaultTrackingSettings, movedOnStateJsonLength, stateToMoveOn, trackObjects } from '../../nodes/ImageInference/pipeline/tracking';
 
 const T0 = Date.UTC(2026, 10, 28, 8);
 const MINUTE = 60_000;
@@ -54,5 +54,36 @@ describe('The tracking state a look moves on', () => {
 		trackObjects(made, objects, defaultTrackingSettings('UTC', false), T0);
 		const loaded = JSON.parse(JSON.stringify(made)) as TrackingState;
 		expect(Object.keys(stateToMoveOn(loaded, T0).arrivals)).toEqual(['since', 'byLabel', 'byZone']);
+	});
+
+	it('a state of its own is counted field by field, as long as its JSON, look after look', () => {
+		let seed = 5;
+		const next = (below: number) => (seed = (seed * 48_271) % 2_147_483_647) % below;
+		const zoned = { ...settings, zoneStayLimitsMs: [['bay', 2 * MINUTE]] as Array<[string, number]>, keepMissedLooks: 2 };
+		const state = stateToMoveOn(undefined, T0);
+		expect(movedOnStateJsonLength(state)).toBe(JSON.stringify(state).length);
+		const lengths: Array<[number, number | undefined, number]> = [];
+		for (let look = 1; look <= 300; look++) {
+			const objects = Array.from({ length: next(60) }, () => {
+				const width = (1 + next(3000)) / 10_000;
+				return {
+					label: ['car', 'person', 'a "quoted" van', 'vélo'][next(4)],
+					relativeBox: { x: next(9000) / 10_000, y: next(9000) / 10_000, width, height: next(4) === 0 ? 1 / 3 : width * 2 },
+					...(next(2) ? { zones: next(2) ? ['bay'] : ['bay', 'gate'] } : {}),
+				};
+			});
+			const parked = [0.1, 0.4, 0.7].map((x) => ({ label: 'car', relativeBox: { x, y: 0.8, width: 0.1234, height: 0.1 }, zones: ['bay'] }));
+			trackObjects(state, [...parked, ...objects], zoned, T0 + look * 17_003);
+			lengths.push([look, movedOnStateJsonLength(state), JSON.stringify(state).length]);
+		}
+		expect(lengths.filter(([, counted, written]) => counted !== written)).toEqual([]);
+		expect(state.tracks.some((track) => track.overstaysReported.length > 1)).toBe(true);
+		expect(state.nextId).toBeGreaterThan(1_000);
+	});
+
+	it('a state it did not make or copy is not counted field by field', () => {
+		const made = stateToMoveOn(undefined, T0);
+		trackObjects(made, objects, settings, T0);
+		expect(movedOnStateJsonLength(JSON.parse(JSON.stringify(made)) as TrackingState)).toBeUndefined();
 	});
 });

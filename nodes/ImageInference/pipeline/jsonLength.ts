@@ -40,7 +40,7 @@ const isWritten = (value: unknown) => value !== undefined && typeof value !== 'f
 const textLengths = new Map<string, number>();
 const MAX_KEPT_TEXTS = 1_000;
 
-function textLength(text: string): number {
+export function textLength(text: string): number {
 	let length = textLengths.get(text);
 	if (length === undefined) {
 		length = JSON.stringify(text).length;
@@ -54,7 +54,7 @@ function textLength(text: string): number {
 const FULL_INTEGER_BELOW = 1e21;
 const FOUR_DECIMALS_BELOW = 1e9;
 
-function numberLength(value: number): number {
+export function numberLength(value: number): number {
 	if (!Number.isFinite(value)) return 4;
 	const magnitude = Math.abs(value);
 	const sign = value < 0 ? 1 : 0;
@@ -69,8 +69,10 @@ function numberLength(value: number): number {
 	return String(value).length;
 }
 
+const POWERS_OF_TEN = Array.from({ length: 21 }, (_, power) => 10 ** power);
+
 function digitCount(integer: number): number {
 	let digits = 1;
-	for (let rest = integer; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+	while (digits < POWERS_OF_TEN.length && integer >= POWERS_OF_TEN[digits]) digits++;
 	return digits;
 }

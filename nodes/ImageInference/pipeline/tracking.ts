@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { namedEntries, numberFromText, readChoice, readOptionalBoolean, readOptionalNumber, shownValue, truncate } from '../parameters/readers';
 import type { Box } from './geometry';
+import { jsonLength, numberLength, textLength } from './jsonLength';
 
 type Counts = Record<string, number>;
 
@@ -364,6 +365,43 @@ export function stateToMoveOn(previous: TrackingState | undefined, now: number):
 	const state = previous ? copyOfState(previous) : newTrackingState(now);
 	statesMovedOn.add(state);
 	return state;
+}
+
+/**
+ * The JSON length of a state this process moves on (stateToMoveOn), counted field by field: its
+ * tracks are all made here, with every field; undefined for any other state.
+ */
+export function movedOnStateJsonLength(state: TrackingState): number | undefined {
+	if (!statesMovedOn.has(state)) return undefined;
+	let length = jsonLength({ ...state, tracks: [] }) + Math.max(state.tracks.length - 1, 0);
+	for (const track of state.tracks) length += trackJsonLength(track);
+	return length;
+}
+
+const TRACK_FIELDS = ['id', 'label', 'box', 'firstSeen', 'lastSeen', 'seenLooks', 'missedLooks', 'arrived', 'zones', 'overstaysReported'] as const satisfies ReadonlyArray<keyof StoredTrack>;
+/** A track's braces, each field's quoted name and colon, and the commas between the fields. */
+const TRACK_FRAME = 2 + TRACK_FIELDS.reduce((length, field) => length + field.length + 3, 0) + TRACK_FIELDS.length - 1;
+
+function trackJsonLength(track: StoredTrack): number {
+	const [x, y, width, height] = track.box;
+	return (
+		TRACK_FRAME +
+		numberLength(track.id) +
+		textLength(track.label) +
+		// the box's brackets and commas
+		5 +
+		numberLength(x) +
+		numberLength(y) +
+		numberLength(width) +
+		numberLength(height) +
+		numberLength(track.firstSeen) +
+		numberLength(track.lastSeen) +
+		numberLength(track.seenLooks) +
+		numberLength(track.missedLooks) +
+		(track.arrived ? 4 : 5) +
+		jsonLength(track.zones) +
+		jsonLength(track.overstaysReported)
+	);
 }
 
 function copyOfState(state: TrackingState): TrackingState {
