@@ -147,7 +147,8 @@ export function compareWithPreviousLook(
 	now: number,
 ): Comparison {
 	const looks = (store.looks ??= {}) as Record<string, RememberedLook>;
-	const previous = Object.prototype.hasOwnProperty.call(looks, watch.key) ? looks[watch.key] : undefined;
+	const hadKey = Object.prototype.hasOwnProperty.call(looks, watch.key);
+	const previous = hadKey ? looks[watch.key] : undefined;
 	const endOf = (start: string) => Date.parse(start) + watch.cooldownMs;
 	const runningCooldowns = Object.fromEntries(Object.entries(previous?.cooldowns ?? {}).filter(([, start]) => endOf(start) > now));
 	const earlierCooldown = previous?.reportedAt !== undefined && endOf(previous.reportedAt) > now ? previous.reportedAt : undefined;
@@ -199,7 +200,8 @@ export function compareWithPreviousLook(
 	const changed = startedCooldowns.size > 0;
 
 	// measured before tracking moves the previous look's tracks on, in place
-	const sizeWithoutThisKey = lengthWithout(looks, watch.key, previous);
+	const keysBefore = Object.keys(looks).length;
+	const sizeWithoutThisKey = lengthWithout(looks, keysBefore, watch.key, previous);
 	// a look under other settings starts its tracks anew, as it does its counts
 	const tracking = current.tracking?.(comparing ? previous.tracking : undefined);
 	const nowIso = new Date(now).toISOString();
@@ -221,7 +223,7 @@ export function compareWithPreviousLook(
 	// defineProperty trap)
 	Object.defineProperty(looks, watch.key, { value: look, enumerable: true, writable: true, configurable: true });
 	looks[watch.key] = look;
-	forgetOldest(looks, watch.key, size);
+	forgetOldest(looks, watch.key, keysBefore + (hadKey ? 0 : 1), size);
 
 	const ends = [...Object.values(cooldowns), ...(earlierCooldown ? [earlierCooldown] : [])].map(endOf);
 	return {
@@ -267,9 +269,8 @@ function reasonFor(firstLook: boolean, comparing: boolean, changed: boolean, hel
  */
 const measuredLooks = new WeakMap<object, { length: number; keys: number }>();
 
-/** The JSON length of `looks` once the entry of `key` (the look it holds, if any) is taken out. */
-function lengthWithout(looks: Record<string, RememberedLook>, key: string, look: RememberedLook | undefined): number {
-	const keys = Object.keys(looks).length;
+/** The JSON length of `looks` (`keys` of them) once the entry of `key` (the look it holds, if any) is taken out. */
+function lengthWithout(looks: Record<string, RememberedLook>, keys: number, key: string, look: RememberedLook | undefined): number {
 	const measured = measuredLooks.get(looks);
 	const length = measured?.keys === keys ? measured.length : jsonLength(looks);
 	if (look === undefined) return length;
@@ -298,17 +299,19 @@ function lookLength(look: RememberedLook): number {
 
 /**
  * Forgets the keys seen longest ago while more than MAX_WATCH_KEYS are kept or they take more than
- * MAX_WATCH_BYTES; never `current`. `entries`: the looks' JSON length without the entry of
- * `current`, plus that entry; the comma joining it to the others is counted here.
+ * MAX_WATCH_BYTES; never `current`. `keys`: how many the looks hold, `current`'s included;
+ * `entries`: their JSON length without the entry of `current`, plus that entry; the comma joining
+ * it to the others is counted here. The looks' keys are listed only when some must go: the static
+ * data's object is n8n's proxy, and listing a hundred keys through it at each look costs more than
+ * the look's own counting.
  */
-function forgetOldest(looks: Record<string, RememberedLook>, current: string, entries: number): void {
-	const keys = Object.keys(looks);
-	let size = entries + (keys.length > 1 ? 1 : 0);
-	if (keys.length <= MAX_WATCH_KEYS && size <= MAX_WATCH_BYTES) {
-		measuredLooks.set(looks, { length: size, keys: keys.length });
+function forgetOldest(looks: Record<string, RememberedLook>, current: string, keys: number, entries: number): void {
+	let size = entries + (keys > 1 ? 1 : 0);
+	if (keys <= MAX_WATCH_KEYS && size <= MAX_WATCH_BYTES) {
+		measuredLooks.set(looks, { length: size, keys });
 		return;
 	}
-	const bySeen = keys.filter((key) => key !== current).sort((a, b) => Date.parse(looks[a].seenAt) - Date.parse(looks[b].seenAt));
+	const bySeen = Object.keys(looks).filter((key) => key !== current).sort((a, b) => Date.parse(looks[a].seenAt) - Date.parse(looks[b].seenAt));
 	for (const key of bySeen) {
 		if (Object.keys(looks).length <= MAX_WATCH_KEYS && size <= MAX_WATCH_BYTES) break;
 		// the entry's own characters and the comma between entries
