@@ -179,7 +179,7 @@ async function attachments(server: RemoteServer) {
 async function overhead(server: RemoteServer) {
 	const count = smoke ? 100 : 1000;
 	const concurrency = 10;
-	await rawLoop(server, 20, concurrency, 'keep-alive');
+	await warmUp(() => rawLoop(server, count, concurrency, 'keep-alive'), () => timedRun(count, concurrency, credentialsOf(server)));
 	const raw = (await rawLoop(server, count, concurrency, 'keep-alive')).cpuPerRequest;
 	const node = (await timedRun(count, concurrency, credentialsOf(server))).cpuPerRequest;
 	row(`3. CPU per item, ${count} items, latency 0`, `node ${fixed(node)} ms`, `raw node:http keep-alive loop ${fixed(raw)} ms: ${fixed(node / raw)} ×`, '≤ 2 ×');
