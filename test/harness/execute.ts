@@ -166,8 +166,6 @@ export interface RunResult {
 	hints: NodeExecutionHint[];
 	/** Whether the node's static data changed, so that n8n saves it. */
 	staticDataSaved: boolean;
-	/** How many times the node read each parameter (getNodeParameter), by name. */
-	parameterReads: Record<string, number>;
 }
 
 /**
@@ -237,7 +235,6 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const reads = { whole: 0, streamedBytes: 0 };
 	const events: string[] = [];
 	const hints: NodeExecutionHint[] = [];
-	const parameterReads: Record<string, number> = {};
 	let globalStaticData: IDataObject | undefined;
 	let nodeStaticData: (IDataObject & { __dataChanged?: boolean }) | undefined;
 	const without = new Set(options.contextWithout);
@@ -292,7 +289,6 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			return { ...credentials };
 		},
 		getNodeParameter(name: string, itemIndex: number, fallback?: unknown) {
-			parameterReads[name] = (parameterReads[name] ?? 0) + 1;
 			const resolved = resolveExpressions(options.parameters[name], itemIndex);
 			return resolved === undefined ? fallback : structuredClone(resolved);
 		},
@@ -359,7 +355,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	// a tool's items go back to its caller, not along main connections: not routed here (an AI Agent
 	// calling it under Continue (using error output) gets nothing from n8n: test/e2e/error-output.e2e.test.ts)
 	const [items, errorItems = []] = options.asTool ? output : routeAsN8nDoes(output, inputItems, node);
-	return { items, errorItems, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events, hints, staticDataSaved, parameterReads };
+	return { items, errorItems, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events, hints, staticDataSaved };
 }
 
 function agentRunData(agent: AgentInput, store: BinaryStore) {
