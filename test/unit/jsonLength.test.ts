@@ -82,4 +82,41 @@ describe('jsonLength: the length of JSON.stringify without writing it', () => {
 			tracking: { nextId: 51, tracks, arrivals: { since: 1_764_000_000_000, byLabel: { car: 25 }, byZone: {} } },
 		});
 	});
+
+	it('nothing written is no length: undefined and a function alone', () => {
+		expect(jsonLength(undefined)).toBe(0);
+		expect(jsonLength(() => 1)).toBe(0);
+	});
+
+	it('a look of numbers, texts, lists and records is counted without writing any of it', () => {
+		const look = {
+			seenAt: '2026-11-28T01:00:00.000Z',
+			counts: { car: 2, 'a "quoted" label': 1 },
+			done: true,
+			nothing: null,
+			tracking: { nextId: 12, tracks: [{ id: 3, box: [0.1234, 0.5, 0.08, 1], firstSeen: 1_764_000_000_000, zones: {}, seen: [-0.0012, 12.3456, 7] }] },
+		};
+		const written = JSON.stringify(look).length;
+		// the texts' lengths are kept from the first count
+		expect(jsonLength(look)).toBe(written);
+		const stringify = jest.spyOn(JSON, 'stringify');
+		try {
+			expect(jsonLength(look)).toBe(written);
+			expect(stringify).not.toHaveBeenCalled();
+		} finally {
+			stringify.mockRestore();
+		}
+	});
+
+	it('the texts’ lengths kept are bounded: past a thousand, the oldest are measured again', () => {
+		jsonLength('the first text kept');
+		for (let text = 0; text < 5_000; text++) jsonLength(`text number ${text}`);
+		const stringify = jest.spyOn(JSON, 'stringify');
+		try {
+			expect(jsonLength('the first text kept')).toBe(21);
+			expect(stringify).toHaveBeenCalledWith('the first text kept');
+		} finally {
+			stringify.mockRestore();
+		}
+	});
 });

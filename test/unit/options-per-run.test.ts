@@ -71,11 +71,28 @@ describe('Options read once per run, or per item when an expression sets one', (
 		const { context } = contextOf(undefined, () => undefined);
 		const options: IDataObject = { onlyLabels: 'car' };
 		const first = readDetectionOptions.call(context, 0, options);
-		expect(readDetectionOptions.call(context, 1, options)).toBe(first);
+		// the same object (options with no expression): found without writing its JSON
+		const stringify = jest.spyOn(JSON, 'stringify');
+		try {
+			expect(readDetectionOptions.call(context, 1, options)).toBe(first);
+			expect(stringify).not.toHaveBeenCalled();
+		} finally {
+			stringify.mockRestore();
+		}
 		// other options with the same text (an expression read per item) give the same steps' options
 		expect(readDetectionOptions.call(context, 2, { onlyLabels: 'car' })).toBe(first);
 		const other = readDetectionOptions.call(context, 3, { onlyLabels: 'dog' });
 		expect(other).not.toBe(first);
 		expect(other.onlyLabels).toEqual(['dog']);
+	});
+
+	it('a node given without its stored parameters: its options are read for each item', () => {
+		const reads: number[] = [];
+		const context = {
+			getNode: () => ({ id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0] }),
+			getNodeParameter: (_name: string, itemIndex: number) => (reads.push(itemIndex), { watchKey: 'gate' }),
+		} as unknown as IExecuteFunctions;
+		expect([0, 1].map((itemIndex) => readOptions.call(context, itemIndex).watchKey)).toEqual(['gate', 'gate']);
+		expect(reads).toEqual([0, 1]);
 	});
 });

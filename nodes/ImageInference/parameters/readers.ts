@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /** Each node run's options when they hold no expression: the same for every item. */
@@ -15,7 +15,9 @@ export function readOptions(this: IExecuteFunctions, itemIndex: number): Readonl
 	if (shared) return shared;
 	const value = this.getNodeParameter('options', itemIndex, {});
 	const options = typeof value === 'object' && value !== null ? (value as IDataObject) : {};
-	if (!holdsExpression(this.getNode().parameters?.options)) optionsWithoutExpressions.set(this, Object.freeze(options));
+	// without the node's stored parameters nothing tells an expression apart: each item reads its own
+	const stored = this.getNode().parameters as INodeParameters | undefined;
+	if (stored && !holdsExpression(stored.options)) optionsWithoutExpressions.set(this, Object.freeze(options));
 	return options;
 }
 

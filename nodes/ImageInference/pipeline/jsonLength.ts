@@ -66,7 +66,7 @@ export function numberLength(value: number): number {
 		for (let fraction = tenThousandths % 10_000; fraction % 10 === 0; fraction /= 10) decimals--;
 		return sign + digitCount(Math.floor(tenThousandths / 10_000)) + 1 + decimals;
 	}
-	return String(value).length;
+	return JSON.stringify(value).length;
 }
 
 const POWERS_OF_TEN = Array.from({ length: 21 }, (_, power) => 10 ** power);
