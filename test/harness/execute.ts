@@ -44,19 +44,11 @@ export interface InputItem {
  */
 export type ParameterValue = unknown | ((itemIndex: number) => unknown);
 
-/** A parameter as the workflow stores it: each function (an expression) as expression text. */
-function asStored(value: unknown): unknown {
-	if (typeof value === 'function') return '={{ an expression }}';
-	if (Array.isArray(value)) return value.map(asStored);
-	if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, asStored(field)]));
-	return value;
-}
-
-/** A parameter's value for one item, as n8n resolves each expression in it. */
-function resolveExpressions(value: unknown, itemIndex: number): unknown {
-	if (typeof value === 'function') return (value as (index: number) => unknown)(itemIndex);
-	if (Array.isArray(value)) return value.map((entry) => resolveExpressions(entry, itemIndex));
-	if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, resolveExpressions(field, itemIndex)]));
+/** A parameter with each function in it (an expression), at any depth, replaced by what `expression` makes of it. */
+function withExpressions(value: unknown, expression: (stored: (itemIndex: number) => unknown) => unknown): unknown {
+	if (typeof value === 'function') return expression(value as (itemIndex: number) => unknown);
+	if (Array.isArray(value)) return value.map((entry) => withExpressions(entry, expression));
+	if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, withExpressions(field, expression)]));
 	return value;
 }
 
@@ -216,7 +208,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		type: `n8n-nodes-image-inference.imageInference${options.asTool ? 'Tool' : ''}`,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: asStored(options.parameters) as INode['parameters'],
+		// as the workflow stores them: each expression as its text
+		parameters: withExpressions(options.parameters, () => '={{ an expression }}') as INode['parameters'],
 		...(options.onError ? { onError: options.onError } : {}),
 	};
 	const agent = options.agentInput && agentRunData(options.agentInput, store);
@@ -289,7 +282,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			return { ...credentials };
 		},
 		getNodeParameter(name: string, itemIndex: number, fallback?: unknown) {
-			const resolved = resolveExpressions(options.parameters[name], itemIndex);
+			// as n8n resolves each expression for the item
+			const resolved = withExpressions(options.parameters[name], (expression) => expression(itemIndex));
 			return resolved === undefined ? fallback : structuredClone(resolved);
 		},
 		logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), verbose: log('verbose') },
