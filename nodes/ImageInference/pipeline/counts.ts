@@ -1,4 +1,5 @@
 import type { LabelCount } from '../contract';
+import { countOneMore, ownField, setOwnField } from './records';
 import type { ImageFacts, PlacedDetection } from './types';
 
 /** What the kept detections add up to, in the order an output item lists it. */
@@ -38,9 +39,9 @@ export function countLabels(detections: PlacedDetection[], serviceCounts: LabelC
 /** `{ zone: { label: count } }` for every zone, in the order the zones are set (an empty zone is `{}`). */
 function countsByZone(image: ImageFacts, detections: PlacedDetection[]): Record<string, Record<string, number>> {
 	const counts: Record<string, Record<string, number>> = {};
-	for (const { name } of image.zones) counts[name] = {};
+	for (const { name } of image.zones) setOwnField(counts, name, {});
 	for (const detection of detections) {
-		for (const zone of detection.zones ?? []) counts[zone][detection.label] = (counts[zone][detection.label] ?? 0) + 1;
+		for (const zone of detection.zones ?? []) countOneMore(ownField(counts, zone)!, detection.label);
 	}
 	return counts;
 }

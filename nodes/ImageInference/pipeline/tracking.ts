@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { namedEntries, numberFromText, readChoice, readOptionalBoolean, readOptionalNumber, shownValue, truncate } from '../parameters/readers';
 import type { Box } from './geometry';
 import { jsonLength, numberLength, textLength } from './jsonLength';
+import { countOneMore, hasOwnField, ownField, setOwnField } from './records';
 
 type Counts = Record<string, number>;
 
@@ -256,14 +257,14 @@ export function trackObjects(
 		track.lastSeen = now;
 		track.missedLooks = 0;
 		track.seenLooks = Math.min(track.seenLooks + 1, settings.countAfterLooks);
-		track.zones = Object.fromEntries((object.zones ?? []).map((zone) => [zone, track.zones[zone] ?? now]));
+		track.zones = Object.fromEntries((object.zones ?? []).map((zone) => [zone, ownField(track.zones, zone) ?? now]));
 		if (!track.arrived && track.seenLooks >= settings.countAfterLooks) {
 			track.arrived = true;
 			arrivals.push(summary(track));
-			state.arrivals.byLabel[track.label] = (state.arrivals.byLabel[track.label] ?? 0) + 1;
+			countOneMore(state.arrivals.byLabel, track.label);
 			for (const zone of Object.keys(track.zones)) {
-				const counts = (state.arrivals.byZone[zone] ??= {});
-				counts[track.label] = (counts[track.label] ?? 0) + 1;
+				if (!hasOwnField(state.arrivals.byZone, zone)) setOwnField(state.arrivals.byZone, zone, {});
+				countOneMore(ownField(state.arrivals.byZone, zone)!, track.label);
 			}
 		}
 		if (track.arrived) overstays.push(...overstaysOf(track, settings, now));
@@ -316,7 +317,8 @@ function overstaysOf(track: StoredTrack, settings: TrackingSettings, now: number
 	const stays: Array<[zone: string | null, since: number, limitMs: number]> = [];
 	if (settings.stayLimitMs !== undefined) stays.push([null, track.firstSeen, settings.stayLimitMs]);
 	for (const [zone, limitMs] of settings.zoneStayLimitsMs) {
-		if (track.zones[zone] !== undefined) stays.push([zone, track.zones[zone], limitMs]);
+		const since = ownField(track.zones, zone);
+		if (since !== undefined) stays.push([zone, since, limitMs]);
 	}
 	return stays
 		.filter(([, since, limitMs]) => now - since > limitMs)
