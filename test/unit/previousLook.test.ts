@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { ObservableObject } from 'n8n-workflow';
 
 import type { Watch } from '../../nodes/ImageInference/pipeline/comparison';
 import { DEFAULT_COOLDOWN_SCOPE, DEFAULT_DEPARTURE_AFTER_LOOKS, DEFAULT_WATCH_KEY, MAX_WATCH_BYTES, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, fingerprint, readWatch, settingsFingerprint } from '../../nodes/ImageInference/pipeline/comparison';
@@ -233,6 +234,40 @@ describe('Compare With Previous Look', () => {
 		compareWithPreviousLook(store, watch, { counts }, T0);
 		counts.car = 5;
 		expect(compareWithPreviousLook(store, watch, { counts: { car: 1 } }, T0 + MINUTE).changed).toBe(false);
+	});
+});
+
+describe('Compare With Previous Look in n8n’s static data', () => {
+	// as n8n-workflow's Workflow builds it: the workflow's static data, and a node's inside it with the workflow's as parent
+	const workflowStaticData = (saved: IDataObject = {}) => {
+		const root = ObservableObject.create(saved, undefined, { ignoreEmptyOnFirstChild: true }) as IDataObject & { __dataChanged?: boolean };
+		if (root['node:Watch'] === undefined) root['node:Watch'] = ObservableObject.create({}, root as never);
+		return { root, node: root['node:Watch'] as IDataObject };
+	};
+	const watch = watchOf({ key: 'gate', cooldownMs: 0 });
+
+	it('marks the workflow’s static data changed at every look, also when n8n keeps the same objects for the next execution', () => {
+		const { root, node } = workflowStaticData();
+		compareWithPreviousLook(node, watch, { counts: { car: 1 } }, T0);
+		expect(root.__dataChanged).toBe(true);
+		for (let execution = 1; execution <= 3; execution++) {
+			// what n8n's WorkflowStaticDataService.saveStaticData does once it has saved them
+			root.__dataChanged = false;
+			const next = compareWithPreviousLook(node, watch, { counts: { car: execution % 2 === 0 ? 1 : 2 } }, T0 + execution * MINUTE);
+			expect([execution, next.changed, root.__dataChanged]).toEqual([execution, true, true]);
+		}
+	});
+
+	it('compares with the looks saved and read back, and saves the next look', () => {
+		const first = workflowStaticData();
+		compareWithPreviousLook(first.node, watch, { counts: { car: 1 }, zones: { drive: { car: 1 } } }, T0);
+		const saved = JSON.parse(JSON.stringify(first.root)) as IDataObject;
+		const second = workflowStaticData(saved);
+		const next = compareWithPreviousLook(second.node, watch, { counts: { car: 2 }, zones: { drive: { car: 2 } } }, T0 + MINUTE);
+		expect(next).toMatchObject({ changed: true, changeByLabel: { car: 1 }, zones: { drive: { changeByLabel: { car: 1 } } } });
+		expect(second.root.__dataChanged).toBe(true);
+		const savedAgain = JSON.parse(JSON.stringify(second.root)) as { 'node:Watch': { looks: IDataObject } };
+		expect(savedAgain['node:Watch'].looks.gate).toMatchObject({ counts: { car: 2 }, zones: { drive: { car: 2 } } });
 	});
 });
 

@@ -5,7 +5,7 @@ import type { Point } from '../../nodes/ImageInference/pipeline/geometry';
 import type { DetectedObject } from '../../nodes/ImageInference/contract';
 import { countDetections } from '../../nodes/ImageInference/pipeline/counts';
 import type { Size } from '../../nodes/ImageInference/pipeline/geometry';
-import type { ZoneAndSizeOptions } from '../../nodes/ImageInference/pipeline/types';
+import type { ZoneAndSizeOptions, ZoneRules } from '../../nodes/ImageInference/pipeline/types';
 import { ignoreRegions } from '../../nodes/ImageInference/pipeline/ignoreRegions';
 import { checkSizeKnowable, imageFacts, parsePoints, placeDetection, readZoneAndSizeOptions, zonesAndSizes } from '../../nodes/ImageInference/pipeline/zones';
 import { failureOf, readerContext } from '../node/setup';
@@ -395,15 +395,14 @@ describe('placing detections', () => {
 		smallLeft.zones[0].rules = { maxSize: 0.025, labels: ['car'] };
 		expect(keptBy(smallLeft, size, [topLeft, standing, both])).toEqual([topLeft, both]);
 		// a zone's minimum goes with the node's maximum: topLeft (0.02) is too big for "left" too
-		const minOnly = options({ maxSize: 0.015 });
-		const zonesKept = () => {
+		const zonesKept = (leftRules: ZoneRules) => {
+			const minOnly = options({ maxSize: 0.015 });
+			minOnly.zones[0].rules = leftRules;
 			const { image, placed } = placeDetections(minOnly, size, [topLeft, standing, both]);
 			return zonesAndSizes.keep(placed, image, { zonesAndSizes: minOnly }).map(({ confidence, zones }) => ({ confidence, zones }));
 		};
-		minOnly.zones[0].rules = { minSize: 0.012 };
-		expect(zonesKept()).toEqual([{ confidence: both.confidence, zones: ['bottom'] }]);
-		minOnly.zones[0].rules = { minSize: 0.005 };
-		expect(zonesKept()).toEqual([{ confidence: both.confidence, zones: ['left', 'bottom'] }]);
+		expect(zonesKept({ minSize: 0.012 })).toEqual([{ confidence: both.confidence, zones: ['bottom'] }]);
+		expect(zonesKept({ minSize: 0.005 })).toEqual([{ confidence: both.confidence, zones: ['left', 'bottom'] }]);
 	});
 
 	it('with the size unknown, pixel zones still filter, and no size filter applies', () => {

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { readChoice, readOptionalBoolean, readOptionalNumber } from '../parameters/readers';
 import { jsonLength } from './jsonLength';
+import { hasOwnField, ownField, setOwnField } from './records';
 import type { TrackingSettings, TrackingState } from './tracking';
 import { movedOnStateJsonLength } from './tracking';
 
@@ -146,58 +147,102 @@ export function compareWithPreviousLook(
 	current: { counts: Counts; zones?: Record<string, Counts>; tracking?: (previous: TrackingState | undefined) => TrackingState },
 	now: number,
 ): Comparison {
-	const looks = (store.looks ??= {}) as Record<string, RememberedLook>;
-	const hadKey = Object.prototype.hasOwnProperty.call(looks, watch.key);
-	const previous = hadKey ? looks[watch.key] : undefined;
+	const looks = looksToWrite(store);
+	const hadKey = hasOwnField(looks, watch.key);
+	const previous = hadKey ? lookToCompareWith(looks[watch.key]) : undefined;
 	const endOf = (start: string) => Date.parse(start) + watch.cooldownMs;
-	const runningCooldowns = Object.fromEntries(Object.entries(previous?.cooldowns ?? {}).filter(([, start]) => endOf(start) > now));
+	// the cooldowns still running, and when the last of them ends
+	let cooldowns: Record<string, string> = {};
+	let cooldownCount = 0;
+	let endedCooldowns = 0;
+	let lastEnd = -Infinity;
+	const previousCooldowns = previous?.cooldowns ?? {};
+	for (const name in previousCooldowns) {
+		const start = previousCooldowns[name];
+		const end = endOf(start);
+		if (end <= now) {
+			endedCooldowns++;
+			continue;
+		}
+		cooldowns[name] = start;
+		cooldownCount++;
+		lastEnd = Math.max(lastEnd, end);
+	}
 	const earlierCooldown = previous?.reportedAt !== undefined && endOf(previous.reportedAt) > now ? previous.reportedAt : undefined;
+	if (earlierCooldown !== undefined) lastEnd = Math.max(lastEnd, endOf(earlierCooldown));
 	const comparing = previous !== undefined && previous.settings === watch.settings;
 
-	const startedCooldowns = new Set<string>();
+	const startedCooldowns: string[] = [];
 	const lowerFor: Record<string, number> = {};
+	let lowerForCount = 0;
 	const heldBack: HeldBackChange[] = [];
-	/** Judges each label's difference from the counts as last reported; gives what is reported and the counts to keep. */
+	/**
+	 * Judges each label's difference from the counts as last reported; gives what is reported and
+	 * the counts to keep (the reported counts themselves when none of them changes: a look is never
+	 * changed once kept).
+	 */
 	const judge = (zone: string | null, reported: Counts, counts: Counts): { change: Change; kept: Counts } => {
 		const change: Change = { appeared: [], disappeared: [], changeByLabel: {}, previousCountsByLabel: { ...reported } };
-		const kept = { ...reported };
 		if (!comparing) return { change, kept: { ...counts } };
-		for (const label of new Set([...Object.keys(reported), ...Object.keys(counts)])) {
-			const before = reported[label] ?? 0;
-			const after = counts[label] ?? 0;
-			if (before === after) continue;
-			const held = { label, zone, change: after - before, kind: (after > before ? 'arrival' : 'departure') as ChangeKind };
+		let kept = reported;
+		const judgeLabel = (label: string, before: number, after: number) => {
+			if (before === after) return;
+			const kind: ChangeKind = after > before ? 'arrival' : 'departure';
+			const held = { label, zone, change: after - before, kind };
 			const where = JSON.stringify([zone, label]);
-			if (held.kind === 'departure') {
-				const lowerForLooks = (previous.lowerFor?.[where] ?? 0) + 1;
-				if (lowerForLooks < watch.departureAfterLooks) {
-					lowerFor[where] = lowerForLooks;
-					heldBack.push({ ...held, heldBy: 'departureAfterLooks', lowerForLooks });
-					continue;
-				}
+			if (kind === 'departure') {
+				const lowerForLooks = (ownField(previous.lowerFor ?? {}, where) ?? 0) + 1;
 				lowerFor[where] = lowerForLooks;
+				lowerForCount++;
+				if (lowerForLooks < watch.departureAfterLooks) {
+					heldBack.push({ ...held, heldBy: 'departureAfterLooks', lowerForLooks });
+					return;
+				}
 			}
-			const cooldown = JSON.stringify(cooldownName(held.kind, watch.cooldownScope, zone, label));
-			const start = runningCooldowns[cooldown] ?? earlierCooldown;
+			const cooldown = JSON.stringify(cooldownName(kind, watch.cooldownScope, zone, label));
+			const start = ownField(cooldowns, cooldown) ?? earlierCooldown;
 			if (start !== undefined) {
 				heldBack.push({ ...held, heldBy: 'cooldown', cooldownScope: watch.cooldownScope, until: new Date(endOf(start)).toISOString() });
-				continue;
+				return;
 			}
-			delete lowerFor[where];
-			startedCooldowns.add(cooldown);
-			change.changeByLabel[label] = held.change;
+			if (hasOwnField(lowerFor, where)) {
+				delete lowerFor[where];
+				lowerForCount--;
+			}
+			startedCooldowns.push(cooldown);
+			setOwnField(change.changeByLabel, label, held.change);
 			if (before === 0) change.appeared.push(label);
+			if (kept === reported) kept = { ...reported };
 			if (after === 0) {
 				change.disappeared.push(label);
 				delete kept[label];
-			} else kept[label] = after;
-		}
+			} else setOwnField(kept, label, after);
+		};
+		for (const label in reported) judgeLabel(label, reported[label], ownField(counts, label) ?? 0);
+		for (const label in counts) if (!hasOwnField(reported, label)) judgeLabel(label, 0, counts[label]);
 		return { change, kept };
 	};
 
 	const overall = judge(null, previous?.counts ?? {}, current.counts);
-	const zones = current.zones && Object.entries(current.zones).map(([zone, counts]) => [zone, judge(zone, previous?.zones?.[zone] ?? {}, counts)] as const);
-	const changed = startedCooldowns.size > 0;
+	let keptByZone: Record<string, Counts> | undefined;
+	let changeByZone: Record<string, Change> | undefined;
+	if (current.zones) {
+		keptByZone = {};
+		changeByZone = {};
+		let zoneCount = 0;
+		let keptAsReported = true;
+		for (const zone in current.zones) {
+			const reported = previous?.zones && ownField(previous.zones, zone);
+			const { change, kept } = judge(zone, reported ?? {}, current.zones[zone]);
+			setOwnField(keptByZone, zone, kept);
+			setOwnField(changeByZone, zone, change);
+			zoneCount++;
+			keptAsReported &&= kept === reported;
+		}
+		// no zone's counts changed: the look keeps the reported ones, as it does the counts of the whole image
+		if (keptAsReported && previous?.zones && Object.keys(previous.zones).length === zoneCount) keptByZone = previous.zones;
+	}
+	const changed = startedCooldowns.length > 0;
 
 	// measured before tracking moves the previous look's tracks on, in place
 	const keysBefore = Object.keys(looks).length;
@@ -205,36 +250,89 @@ export function compareWithPreviousLook(
 	// a look under other settings starts its tracks anew, as it does its counts
 	const tracking = current.tracking?.(comparing ? previous.tracking : undefined);
 	const nowIso = new Date(now).toISOString();
-	const cooldowns = { ...runningCooldowns };
-	if (watch.cooldownMs > 0) for (const name of startedCooldowns) cooldowns[name] = nowIso;
-	const look: RememberedLook = {
-		seenAt: nowIso,
-		counts: overall.kept,
-		...(zones ? { zones: Object.fromEntries(zones.map(([zone, { kept }]) => [zone, kept])) } : {}),
-		...(Object.keys(cooldowns).length > 0 ? { cooldowns } : {}),
-		...(Object.keys(lowerFor).length > 0 ? { lowerFor } : {}),
-		...(earlierCooldown ? { reportedAt: earlierCooldown } : {}),
-		...(watch.settings !== undefined ? { settings: watch.settings } : {}),
-		...(tracking ? { tracking } : {}),
-	};
-	const size = sizeWithoutThisKey + entryLength(watch.key, look);
-	// defined first, so a key such as "__proto__" is a key like any other; then assigned, as n8n
-	// saves static data only when its proxy sees a set (n8n-workflow's ObservableObject has no
-	// defineProperty trap)
+	// none ended, none started: the look keeps the cooldowns it had
+	if (previous?.cooldowns && endedCooldowns === 0 && !(watch.cooldownMs > 0 && changed)) cooldowns = previous.cooldowns;
+	if (watch.cooldownMs > 0 && changed) {
+		for (const name of startedCooldowns) {
+			if (!hasOwnField(cooldowns, name)) cooldownCount++;
+			cooldowns[name] = nowIso;
+		}
+		lastEnd = Math.max(lastEnd, endOf(nowIso));
+	}
+	const look: RememberedLook = { seenAt: nowIso, counts: overall.kept };
+	if (keptByZone) look.zones = keptByZone;
+	if (cooldownCount > 0) look.cooldowns = cooldowns;
+	if (lowerForCount > 0) look.lowerFor = lowerFor;
+	if (earlierCooldown) look.reportedAt = earlierCooldown;
+	if (watch.settings !== undefined) look.settings = watch.settings;
+	if (tracking) look.tracking = tracking;
+	const size = sizeWithoutThisKey + entryLength(watch.key, look, previous);
+	// defined, so a key such as "__proto__" is a key like any other
 	Object.defineProperty(looks, watch.key, { value: look, enumerable: true, writable: true, configurable: true });
-	looks[watch.key] = look;
+	looksWrittenHere.add(look);
+	// set at every look: n8n saves the static data only when its proxy sees a set, and may keep the
+	// same static data objects from one execution to the next (looksToWrite)
+	store.looks = looks;
 	forgetOldest(looks, watch.key, keysBefore + (hadKey ? 0 : 1), size);
 
-	const ends = [...Object.values(cooldowns), ...(earlierCooldown ? [earlierCooldown] : [])].map(endOf);
-	return {
+	const comparison: Comparison = {
 		key: watch.key,
 		changed,
 		reason: reasonFor(previous === undefined, comparing, changed, heldBack),
-		...overall.change,
+		appeared: overall.change.appeared,
+		disappeared: overall.change.disappeared,
+		changeByLabel: overall.change.changeByLabel,
+		previousCountsByLabel: overall.change.previousCountsByLabel,
 		previousSeenAt: previous?.seenAt ?? null,
-		cooldownUntil: ends.length > 0 ? new Date(Math.max(...ends)).toISOString() : null,
+		cooldownUntil: lastEnd > -Infinity ? new Date(lastEnd).toISOString() : null,
 		heldBack,
-		...(zones ? { zones: Object.fromEntries(zones.map(([zone, { change }]) => [zone, change])) } : {}),
+	};
+	if (changeByZone) comparison.zones = changeByZone;
+	return comparison;
+}
+
+/** The looks objects this process made: any other was read from the static data. */
+const looksMadeHere = new WeakSet<object>();
+
+/**
+ * The static data's looks, as a plain object of this process. Read from the static data (each
+ * execution's first look), they are n8n's proxy (n8n-workflow's ObservableObject.create), through
+ * which each look would list, read and write up to 100 keys; they are copied into a plain object
+ * once, set in their place. n8n saves the static data when its proxies saw a set at any depth:
+ * a set marks the whole workflow's static data changed (`__dataChanged` of its root, which n8n's
+ * WorkflowStaticDataService.saveStaticData checks; Workflow.getStaticData gives a node's static
+ * data that root as parent), so each look sets `looks` again on the node's static data
+ * (n8n-workflow's workflow.js and observable-object.js, n8n's workflow-static-data.service.js,
+ * 1.123.81 and 2.41.1).
+ */
+function looksToWrite(store: IDataObject): Record<string, RememberedLook> {
+	const looks = store.looks as Record<string, RememberedLook> | undefined;
+	if (looks !== undefined && looksMadeHere.has(looks)) return looks;
+	const plain: Record<string, RememberedLook> = looks === undefined ? {} : Object.fromEntries(Object.entries(looks));
+	store.looks = plain;
+	looksMadeHere.add(plain);
+	return plain;
+}
+
+/** The looks this process wrote; any other was read from the static data. */
+const looksWrittenHere = new WeakSet<RememberedLook>();
+
+/**
+ * The previous look as the comparison reads it. A look read from the static data (each
+ * execution's first look of a key) comes wrapped in n8n's proxies, each nested object too
+ * (n8n-workflow's ObservableObject.create, observable-object.ts); its counts are copied out once,
+ * as a look that keeps them unchanged passes them on to the looks after it. Its tracks are copied
+ * by tracking (stateToMoveOn).
+ */
+function lookToCompareWith(look: RememberedLook): RememberedLook {
+	if (looksWrittenHere.has(look)) return look;
+	const { counts, zones, cooldowns, lowerFor, ...rest } = look;
+	return {
+		...rest,
+		...((counts ? { counts: { ...counts } } : {}) as { counts: Counts }),
+		...(zones ? { zones: Object.fromEntries(Object.entries(zones).map(([zone, zoneCounts]) => [zone, { ...zoneCounts }])) } : {}),
+		...(cooldowns ? { cooldowns: { ...cooldowns } } : {}),
+		...(lowerFor ? { lowerFor: { ...lowerFor } } : {}),
 	};
 }
 
@@ -279,21 +377,33 @@ function lengthWithout(looks: Record<string, RememberedLook>, keys: number, key:
 }
 
 /** `"key":{…}` as JSON, with the comma that joins it to the entries before it (none in an empty object). */
-function entryLength(key: string, look: RememberedLook): number {
-	return jsonLength(key) + 1 + lookLength(look);
+function entryLength(key: string, look: RememberedLook, previous?: RememberedLook): number {
+	return jsonLength(key) + 1 + lookLength(look, previous);
+}
+
+const KEPT_FIELDS = ['counts', 'zones', 'cooldowns', 'lowerFor', 'reportedAt', 'settings'] as const;
+
+/** Tracks move on in place: a tracked look is always measured. */
+function keepsWhatItKept(look: RememberedLook, previous: RememberedLook): boolean {
+	return look.tracking === undefined && previous.tracking === undefined && look.seenAt.length === previous.seenAt.length && KEPT_FIELDS.every((field) => look[field] === previous[field]);
 }
 
 /** Each look's JSON length, measured once: a look is written whole and never changed after. */
 const lookLengths = new WeakMap<object, number>();
 
-function lookLength(look: RememberedLook): number {
-	let length = lookLengths.get(look);
+/**
+ * A look that keeps what the look before it kept (its counts, zones, cooldowns: the same objects),
+ * only seen at another time of the same length, is as long as that look: most looks of a place
+ * where nothing changes.
+ */
+function lookLength(look: RememberedLook, previous?: RememberedLook): number {
+	let length = lookLengths.get(look) ?? (previous && keepsWhatItKept(look, previous) ? lookLengths.get(previous) : undefined);
 	if (length === undefined) {
 		const tracking = look.tracking && movedOnStateJsonLength(look.tracking);
 		// a state of its own, tracking counts faster: the look's other fields, with "null" in its place
 		length = tracking === undefined ? jsonLength(look) : jsonLength({ ...look, tracking: null }) - 'null'.length + tracking;
-		lookLengths.set(look, length);
 	}
+	lookLengths.set(look, length);
 	return length;
 }
 

@@ -31,7 +31,7 @@ export const zonesAndSizes: DetectionStep = {
 		const { size } = image;
 		const bySize = size !== undefined && (options.minSize !== undefined || options.maxSize !== undefined);
 		const byShape = options.minAspectRatio !== undefined || options.maxAspectRatio !== undefined;
-		const rulesOf = new Map(image.zones.flatMap((zone) => (zone.rules ? [[zone.name, zone.rules] as const] : [])));
+		const rulesOf = zoneRulesByName(image.zones);
 		if (!bySize && !byShape && !options.onlyInZones && rulesOf.size === 0) return detections;
 		const fits = (detection: PlacedDetection, minSize: number | undefined, maxSize: number | undefined) => {
 			if (size === undefined) return true;
@@ -278,14 +278,35 @@ export function requireSize(
  */
 export function imageFacts(options: ZoneAndSizeOptions, picture: StoredPicture | undefined): ImageFacts {
 	const size = picture && uprightSize(picture);
-	const inPixels = (points: Point[]) => (options.units === 'relative' && size ? toPixels(points, size) : points);
-	const zones = options.zones.map((zone) => ({ ...zone, points: inPixels(zone.points) }));
 	return {
 		size,
-		zones,
-		...(options.ignoreRegions ? { ignoreRegions: options.ignoreRegions.map(inPixels) } : {}),
+		...placesInPixels(options, size),
 		...(picture?.orientation !== undefined ? { stored: picture } : {}),
 	};
+}
+
+/** The zones and regions in pixels for the last image size of each options object: a watch's images are mostly of one size. */
+const lastPlaces = new WeakMap<ZoneAndSizeOptions, { width?: number; height?: number; places: Pick<ImageFacts, 'zones' | 'ignoreRegions'> }>();
+
+function placesInPixels(options: ZoneAndSizeOptions, size: Size | undefined): Pick<ImageFacts, 'zones' | 'ignoreRegions'> {
+	const last = lastPlaces.get(options);
+	if (last && last.width === size?.width && last.height === size?.height) return last.places;
+	const inPixels = (points: Point[]) => (options.units === 'relative' && size ? toPixels(points, size) : points);
+	const places = {
+		zones: options.zones.map((zone) => ({ ...zone, points: inPixels(zone.points) })),
+		...(options.ignoreRegions ? { ignoreRegions: options.ignoreRegions.map(inPixels) } : {}),
+	};
+	lastPlaces.set(options, { width: size?.width, height: size?.height, places });
+	return places;
+}
+
+/** Each zone list's zones with rules of their own, by name. */
+const rulesByZones = new WeakMap<Zone[], Map<string, ZoneRules>>();
+
+function zoneRulesByName(zones: Zone[]): Map<string, ZoneRules> {
+	let rules = rulesByZones.get(zones);
+	if (!rules) rulesByZones.set(zones, (rules = new Map(zones.flatMap((zone) => (zone.rules ? [[zone.name, zone.rules] as const] : [])))));
+	return rules;
 }
 
 /** A warning for each zone in pixels that reaches past the image, once its size is known: drawn on a larger frame, or a typo. */
@@ -307,7 +328,9 @@ export function placeDetection(detection: DetectedObject, image: ImageFacts, anc
 	const placed: PlacedDetection = { label, confidence, x, y, width, height, relativeBox: image.size ? relativeBox(seen, image.size) : null };
 	if (image.zones.length) {
 		const point = anchorPoint(seen, anchor);
-		placed.zones = image.zones.filter(({ points }) => insidePolygon(point, points)).map(({ name }) => name);
+		const zones: string[] = [];
+		for (const { name, points } of image.zones) if (insidePolygon(point, points)) zones.push(name);
+		placed.zones = zones;
 	}
 	return placed;
 }
