@@ -97,8 +97,6 @@ describe('jsonLength: the length of JSON.stringify without writing it', () => {
 			tracking: { nextId: 12, tracks: [{ id: 3, box: [0.1234, 0.5, 0.08, 1], firstSeen: 1_764_000_000_000, zones: {}, seen: [-0.0012, 12.3456, 7] }] },
 		};
 		const written = JSON.stringify(look).length;
-		// the texts' lengths are kept from the first count
-		expect(jsonLength(look)).toBe(written);
 		const stringify = jest.spyOn(JSON, 'stringify');
 		try {
 			expect(jsonLength(look)).toBe(written);
@@ -108,15 +106,16 @@ describe('jsonLength: the length of JSON.stringify without writing it', () => {
 		}
 	});
 
-	it('the texts’ lengths kept are bounded: past a thousand, the oldest are measured again', () => {
-		jsonLength('the first text kept');
-		for (let text = 0; text < 5_000; text++) jsonLength(`text number ${text}`);
+	it('texts are counted from their characters, each escape as JSON writes it, without writing them', () => {
+		const texts = ['', 'car', 'a "quoted" \\ label', 'line\nbreak\ttab\r\b\f', '\u0000\u0001\u001f', 'café 🚗', '\ud800 alone', 'alone \udc00', '\udbff\udfff', '\udc00\ud800'];
+		const written = texts.map((text) => JSON.stringify(text).length);
 		const stringify = jest.spyOn(JSON, 'stringify');
 		try {
-			expect(jsonLength('the first text kept')).toBe(21);
-			expect(stringify).toHaveBeenCalledWith('the first text kept');
+			expect(texts.map((text) => jsonLength(text))).toEqual(written);
+			expect(stringify).not.toHaveBeenCalled();
 		} finally {
 			stringify.mockRestore();
 		}
 	});
+
 });

@@ -6,7 +6,9 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { prepare } from '../../nodes/ImageInference/actions/detect/detect.operation';
 import { readOptions } from '../../nodes/ImageInference/parameters/readers';
+import { labelMinimums } from '../../nodes/ImageInference/pipeline/labelMinimums';
 import { readDetectionOptions } from '../../nodes/ImageInference/pipeline/steps';
 
 /** `stored` as the workflow holds it; `resolved(itemIndex)` what n8n's getNodeParameter gives for the item. */
@@ -84,6 +86,48 @@ describe('Options read once per run, or per item when an expression sets one', (
 		const other = readDetectionOptions.call(context, 3, { onlyLabels: 'dog' });
 		expect(other).not.toBe(first);
 		expect(other.onlyLabels).toEqual(['dog']);
+	});
+
+	it('a watch is read once for items that share options, and for each item when an expression sets them', () => {
+		const watching = { compareWithPreviousLook: true, watchKey: 'gate', trackObjects: true, zones: { zone: [{ name: 'lot', points: '0,0 1,0 1,1' }] } };
+		const watchesOf = (stored: unknown, resolved: (itemIndex: number) => IDataObject) => {
+			const { context } = contextOf(stored, resolved);
+			const run = Object.assign(Object.create(context) as IExecuteFunctions, {
+				getNodeParameter: (name: string, itemIndex: number, fallback: unknown) => (name === 'options' ? resolved(itemIndex) : fallback),
+				getTimezone: () => 'UTC',
+			});
+			return [0, 1, 2].map((itemIndex) => prepare.call(run, itemIndex, 'binary').watch);
+		};
+		const [first, ...others] = watchesOf(watching, () => structuredClone(watching));
+		expect(first).toMatchObject({ key: 'gate', tracking: { zoned: true } });
+		expect(others).toEqual([first, first]);
+		expect(others[0]).toBe(first);
+		expect(others[1]).toBe(first);
+		const cameras = watchesOf('={{ $json.options }}', (itemIndex) => ({ ...watching, watchKey: `camera ${itemIndex}`, trackObjects: itemIndex < 2 }));
+		expect(cameras.map((watch) => [watch?.key, watch?.tracking !== undefined])).toEqual([
+			['camera 0', true],
+			['camera 1', true],
+			['camera 2', false],
+		]);
+		// tracking is one of the settings a look's counts are taken under
+		expect(cameras.map((watch) => watch?.settings === first!.settings)).toEqual([true, true, false]);
+	});
+
+	it('the minimums per label are made into one test per options', () => {
+		let listed = 0;
+		const minimums = {
+			get byLabel(): Array<[string, number]> {
+				listed++;
+				return [['car', 0.5]];
+			},
+			others: 0.9,
+		};
+		const detections = [
+			{ label: 'car', confidence: 0.6, x: 0, y: 0, width: 1, height: 1, relativeBox: null },
+			{ label: 'dog', confidence: 0.6, x: 0, y: 0, width: 1, height: 1, relativeBox: null },
+		];
+		for (let look = 0; look < 3; look++) expect(labelMinimums.keep(detections, { zones: [] }, { labelMinimums: minimums } as never)).toEqual([detections[0]]);
+		expect(listed).toBe(1);
 	});
 
 	it('a node given without its stored parameters: its options are read for each item', () => {

@@ -295,6 +295,35 @@ describe('placing detections', () => {
 	// centre (50, 75): both
 	const both = { label: 'car', confidence: 0.7, x: 40, y: 70, width: 20, height: 10 };
 
+	it('puts the zones and regions in each image’s pixels, once for images of the size before', () => {
+		const watched = options({ ignoreRegions: [[[0, 0], [0.1, 0], [0.1, 0.1]]] });
+		const wide = imageFacts(watched, { width: 200, height: 100, orientation: 1 });
+		expect(wide.zones.map((zone) => zone.points[1])).toEqual([[100, 0], [200, 50]]);
+		expect(wide.ignoreRegions).toEqual([[[0, 0], [20, 0], [20, 10]]]);
+		const again = imageFacts(watched, { width: 200, height: 100 });
+		expect([again.zones, again.ignoreRegions]).toEqual([wide.zones, wide.ignoreRegions]);
+		expect(again.zones).toBe(wide.zones);
+		expect(again.stored).toBeUndefined();
+		// another size, another width or height alone, and no size: each its own
+		expect(imageFacts(watched, { width: 200, height: 300 }).zones.map((zone) => zone.points[1])).toEqual([[100, 0], [200, 150]]);
+		expect(imageFacts(watched, { width: 400, height: 300 }).zones.map((zone) => zone.points[1])).toEqual([[200, 0], [400, 150]]);
+		expect(imageFacts(watched, undefined).zones.map((zone) => zone.points[1])).toEqual([[0.5, 0], [1, 0.5]]);
+		expect(imageFacts(watched, { width: 200, height: 100 }).zones.map((zone) => zone.points[1])).toEqual([[100, 0], [200, 50]]);
+	});
+
+	it('lists the zones’ own rules once for a list of zones', () => {
+		let read = 0;
+		const ruled = { name: 'left', points: [[0, 0], [100, 0], [100, 100], [0, 100]] as Point[] };
+		Object.defineProperty(ruled, 'rules', { enumerable: true, get: () => (read++, { labels: ['car'] }) });
+		const image = { size, zones: [ruled] };
+		const person = { ...topLeft, label: 'person', relativeBox: null, zones: ['left'] };
+		for (let look = 0; look < 3; look++) {
+			const kept = zonesAndSizes.keep([{ ...person, zones: ['left'] }], image, { zonesAndSizes: options({ zones: [ruled] }) });
+			expect(kept.map((detection) => detection.zones)).toEqual([[]]);
+		}
+		expect(read).toBe(1);
+	});
+
 	it('gives each detection its zones by its anchor, and counts per zone', () => {
 		const { image, placed } = placeDetections(options(), size, [topLeft, standing, both]);
 		expect(placed.map((detection) => detection.zones)).toEqual([['left'], [], ['left', 'bottom']]);

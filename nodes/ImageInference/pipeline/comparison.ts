@@ -147,9 +147,12 @@ export function compareWithPreviousLook(
 	current: { counts: Counts; zones?: Record<string, Counts>; tracking?: (previous: TrackingState | undefined) => TrackingState },
 	now: number,
 ): Comparison {
-	const looks = looksToWrite(store);
+	const { looks, memo } = looksToWrite(store);
 	const hadKey = hasOwnField(looks, watch.key);
-	const previous = hadKey ? lookToCompareWith(looks[watch.key]) : undefined;
+	const stored = hadKey ? looks[watch.key] : undefined;
+	const written = memo.written.get(watch.key);
+	const writtenHere = stored !== undefined && written?.look === stored;
+	const previous = stored === undefined || writtenHere ? stored : lookToCompareWith(stored);
 	const endOf = (start: string) => Date.parse(start) + watch.cooldownMs;
 	// the cooldowns still running, and when the last of them ends
 	let cooldowns: Record<string, string> = {};
@@ -246,7 +249,10 @@ export function compareWithPreviousLook(
 
 	// measured before tracking moves the previous look's tracks on, in place
 	const keysBefore = Object.keys(looks).length;
-	const sizeWithoutThisKey = lengthWithout(looks, keysBefore, watch.key, previous);
+	const previousLength = previous === undefined ? 0 : writtenHere ? written!.length : lookLength(previous);
+	const measured = memo.measured?.keys === keysBefore ? memo.measured.length : jsonLength(looks);
+	// without the key's entry, and the comma that joins it to another
+	const sizeWithoutThisKey = previous === undefined ? measured : measured - entryLength(watch.key, previousLength) - (keysBefore > 1 ? 1 : 0);
 	// a look under other settings starts its tracks anew, as it does its counts
 	const tracking = current.tracking?.(comparing ? previous.tracking : undefined);
 	const nowIso = new Date(now).toISOString();
@@ -266,14 +272,15 @@ export function compareWithPreviousLook(
 	if (earlierCooldown) look.reportedAt = earlierCooldown;
 	if (watch.settings !== undefined) look.settings = watch.settings;
 	if (tracking) look.tracking = tracking;
-	const size = sizeWithoutThisKey + entryLength(watch.key, look, previous);
+	const length = previous !== undefined && keepsWhatItKept(look, previous) ? previousLength : lookLength(look);
 	// defined, so a key such as "__proto__" is a key like any other
 	Object.defineProperty(looks, watch.key, { value: look, enumerable: true, writable: true, configurable: true });
-	looksWrittenHere.add(look);
+	if (written) Object.assign(written, { look, length });
+	else memo.written.set(watch.key, { look, length });
 	// set at every look: n8n saves the static data only when its proxy sees a set, and may keep the
 	// same static data objects from one execution to the next (looksToWrite)
 	store.looks = looks;
-	forgetOldest(looks, watch.key, keysBefore + (hadKey ? 0 : 1), size);
+	forgetOldest(looks, memo, watch.key, keysBefore + (hadKey ? 0 : 1), sizeWithoutThisKey + entryLength(watch.key, length));
 
 	const comparison: Comparison = {
 		key: watch.key,
@@ -291,8 +298,19 @@ export function compareWithPreviousLook(
 	return comparison;
 }
 
-/** The looks objects this process made: any other was read from the static data. */
-const looksMadeHere = new WeakSet<object>();
+/**
+ * What this process knows of a looks object it made (looksToWrite): the JSON length of the whole
+ * and its number of keys when last measured, and for each key the look it last wrote there with
+ * that look's JSON length. Each look measures its own entry, not every key's (all of them would
+ * make each look cost as much as the 100 keys). Only this file writes the looks; a number of keys
+ * that differs, or a look that is not the one written, was changed elsewhere and is measured again.
+ */
+interface LooksMemo {
+	measured?: { length: number; keys: number };
+	written: Map<string, { look: RememberedLook; length: number }>;
+}
+
+const looksMemos = new WeakMap<object, LooksMemo>();
 
 /**
  * The static data's looks, as a plain object of this process. Read from the static data (each
@@ -305,17 +323,16 @@ const looksMadeHere = new WeakSet<object>();
  * (n8n-workflow's workflow.js and observable-object.js, n8n's workflow-static-data.service.js,
  * 1.123.81 and 2.41.1).
  */
-function looksToWrite(store: IDataObject): Record<string, RememberedLook> {
+function looksToWrite(store: IDataObject): { looks: Record<string, RememberedLook>; memo: LooksMemo } {
 	const looks = store.looks as Record<string, RememberedLook> | undefined;
-	if (looks !== undefined && looksMadeHere.has(looks)) return looks;
+	const memo = looks !== undefined ? looksMemos.get(looks) : undefined;
+	if (looks !== undefined && memo !== undefined) return { looks, memo };
 	const plain: Record<string, RememberedLook> = looks === undefined ? {} : Object.fromEntries(Object.entries(looks));
 	store.looks = plain;
-	looksMadeHere.add(plain);
-	return plain;
+	const made: LooksMemo = { written: new Map() };
+	looksMemos.set(plain, made);
+	return { looks: plain, memo: made };
 }
-
-/** The looks this process wrote; any other was read from the static data. */
-const looksWrittenHere = new WeakSet<RememberedLook>();
 
 /**
  * The previous look as the comparison reads it. A look read from the static data (each
@@ -325,7 +342,6 @@ const looksWrittenHere = new WeakSet<RememberedLook>();
  * by tracking (stateToMoveOn).
  */
 function lookToCompareWith(look: RememberedLook): RememberedLook {
-	if (looksWrittenHere.has(look)) return look;
 	const { counts, zones, cooldowns, lowerFor, ...rest } = look;
 	return {
 		...rest,
@@ -359,76 +375,49 @@ function reasonFor(firstLook: boolean, comparing: boolean, changed: boolean, hel
 	return changed ? `changed since the counts last reported; some changes not reported yet: ${why}` : `changed since the counts last reported, not reported yet: ${why}`;
 }
 
-/**
- * The JSON length of each key's looks as last measured, and how many keys it had: a look measures
- * its own entry, not every key's (all of them would make each look cost as much as the 100 keys).
- * Only this file writes the looks; a count that differs (the object changed elsewhere) is measured
- * again.
- */
-const measuredLooks = new WeakMap<object, { length: number; keys: number }>();
-
-/** The JSON length of `looks` (`keys` of them) once the entry of `key` (the look it holds, if any) is taken out. */
-function lengthWithout(looks: Record<string, RememberedLook>, keys: number, key: string, look: RememberedLook | undefined): number {
-	const measured = measuredLooks.get(looks);
-	const length = measured?.keys === keys ? measured.length : jsonLength(looks);
-	if (look === undefined) return length;
-	// the entry and the comma that joins it to another
-	return length - entryLength(key, look) - (keys > 1 ? 1 : 0);
-}
-
-/** `"key":{…}` as JSON, with the comma that joins it to the entries before it (none in an empty object). */
-function entryLength(key: string, look: RememberedLook, previous?: RememberedLook): number {
-	return jsonLength(key) + 1 + lookLength(look, previous);
+/** `"key":{…}` as JSON, for a look of `lookLength` characters. */
+function entryLength(key: string, lookLength: number): number {
+	return jsonLength(key) + 1 + lookLength;
 }
 
 const KEPT_FIELDS = ['counts', 'zones', 'cooldowns', 'lowerFor', 'reportedAt', 'settings'] as const;
 
-/** Tracks move on in place: a tracked look is always measured. */
+/**
+ * A look that keeps what the look before it kept (its counts, zones, cooldowns: the same objects),
+ * only seen at another time of the same length, is as long as that look: most looks of a place
+ * where nothing changes. Tracks move on in place: a tracked look is always measured.
+ */
 function keepsWhatItKept(look: RememberedLook, previous: RememberedLook): boolean {
 	return look.tracking === undefined && previous.tracking === undefined && look.seenAt.length === previous.seenAt.length && KEPT_FIELDS.every((field) => look[field] === previous[field]);
 }
 
-/** Each look's JSON length, measured once: a look is written whole and never changed after. */
-const lookLengths = new WeakMap<object, number>();
-
-/**
- * A look that keeps what the look before it kept (its counts, zones, cooldowns: the same objects),
- * only seen at another time of the same length, is as long as that look: most looks of a place
- * where nothing changes.
- */
-function lookLength(look: RememberedLook, previous?: RememberedLook): number {
-	let length = lookLengths.get(look) ?? (previous && keepsWhatItKept(look, previous) ? lookLengths.get(previous) : undefined);
-	if (length === undefined) {
-		const tracking = look.tracking && movedOnStateJsonLength(look.tracking);
-		// a state of its own, tracking counts faster: the look's other fields, with "null" in its place
-		length = tracking === undefined ? jsonLength(look) : jsonLength({ ...look, tracking: null }) - 'null'.length + tracking;
-	}
-	lookLengths.set(look, length);
-	return length;
+function lookLength(look: RememberedLook): number {
+	const tracking = look.tracking && movedOnStateJsonLength(look.tracking);
+	// a state of its own, tracking counts faster: the look's other fields, with "null" in its place
+	return tracking === undefined ? jsonLength(look) : jsonLength({ ...look, tracking: null }) - 'null'.length + tracking;
 }
 
 /**
  * Forgets the keys seen longest ago while more than MAX_WATCH_KEYS are kept or they take more than
  * MAX_WATCH_BYTES; never `current`. `keys`: how many the looks hold, `current`'s included;
  * `entries`: their JSON length without the entry of `current`, plus that entry; the comma joining
- * it to the others is counted here. The looks' keys are listed only when some must go: the static
- * data's object is n8n's proxy, and listing a hundred keys through it at each look costs more than
- * the look's own counting.
+ * it to the others is counted here. The looks' keys are listed and sorted only when some must go.
  */
-function forgetOldest(looks: Record<string, RememberedLook>, current: string, keys: number, entries: number): void {
+function forgetOldest(looks: Record<string, RememberedLook>, memo: LooksMemo, current: string, keys: number, entries: number): void {
 	let size = entries + (keys > 1 ? 1 : 0);
-	if (keys <= MAX_WATCH_KEYS && size <= MAX_WATCH_BYTES) {
-		measuredLooks.set(looks, { length: size, keys });
-		return;
+	if (keys > MAX_WATCH_KEYS || size > MAX_WATCH_BYTES) {
+		const bySeen = Object.keys(looks).filter((key) => key !== current).sort((a, b) => Date.parse(looks[a].seenAt) - Date.parse(looks[b].seenAt));
+		for (const key of bySeen) {
+			if (Object.keys(looks).length <= MAX_WATCH_KEYS && size <= MAX_WATCH_BYTES) break;
+			const written = memo.written.get(key);
+			// the entry's own characters and the comma between entries
+			size -= entryLength(key, written?.look === looks[key] ? written.length : lookLength(looks[key])) + 1;
+			delete looks[key];
+			memo.written.delete(key);
+		}
+		keys = Object.keys(looks).length;
 	}
-	const bySeen = Object.keys(looks).filter((key) => key !== current).sort((a, b) => Date.parse(looks[a].seenAt) - Date.parse(looks[b].seenAt));
-	for (const key of bySeen) {
-		if (Object.keys(looks).length <= MAX_WATCH_KEYS && size <= MAX_WATCH_BYTES) break;
-		// the entry's own characters and the comma between entries
-		size -= entryLength(key, looks[key]) + 1;
-		delete looks[key];
-	}
-	measuredLooks.set(looks, { length: size, keys: Object.keys(looks).length });
+	memo.measured = { length: size, keys };
 }
 
 const settingsFingerprints = new WeakMap<object, Map<number | null, string>>();

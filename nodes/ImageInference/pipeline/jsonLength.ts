@@ -36,19 +36,30 @@ const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
 /** Whether JSON.stringify writes the value as a field: it leaves out undefined, functions and symbols. */
 const isWritten = (value: unknown) => value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
 
-/** Labels, zones and keys come back look after look: their JSON lengths are kept, up to a bound. */
-const textLengths = new Map<string, number>();
-const MAX_KEPT_TEXTS = 1_000;
+/** What JSON.stringify writes for each character below a space: a short escape or \u00XX. */
+const SHORT_ESCAPES = new Set([0x08, 0x09, 0x0a, 0x0c, 0x0d]);
 
+/**
+ * A text's JSON length, counted from its characters as JSON.stringify escapes them: a quote or a
+ * backslash takes two, a character below a space two or six (\n, \u0001), a lone half of a
+ * surrogate pair six (\ud800); every other UTF-16 unit one.
+ */
 export function textLength(text: string): number {
-	let length = textLengths.get(text);
-	if (length === undefined) {
-		length = JSON.stringify(text).length;
-		if (textLengths.size >= MAX_KEPT_TEXTS) textLengths.clear();
-		textLengths.set(text, length);
+	let length = text.length + 2;
+	for (let index = 0; index < text.length; index++) {
+		const unit = text.charCodeAt(index);
+		if (unit === 0x22 || unit === 0x5c) length += 1;
+		else if (unit < 0x20) length += SHORT_ESCAPES.has(unit) ? 1 : 5;
+		else if (unit >= 0xd800 && unit <= 0xdfff) {
+			const pairsWithNext = unit <= 0xdbff && index + 1 < text.length && isLowSurrogate(text.charCodeAt(index + 1));
+			if (pairsWithNext) index++;
+			else length += 5;
+		}
 	}
 	return length;
 }
+
+const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
 
 /** Below 1e21 JavaScript writes an integer in full; the four-decimal count is exact well past the values kept (times, counts, boxes). */
 const FULL_INTEGER_BELOW = 1e21;

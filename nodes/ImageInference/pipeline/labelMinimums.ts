@@ -21,9 +21,17 @@ export const labelMinimums: DetectionStep = {
 	},
 };
 
+/** Each minimums' test, made once: the items of a run share their options (readDetectionOptions). */
+const madeTests = new WeakMap<LabelMinimums, (label: string, confidence: number) => boolean>();
+
 function meetsLabelMinimum(minimums: LabelMinimums): (label: string, confidence: number) => boolean {
-	const byLabel = new Map(minimums.byLabel);
-	return (label, confidence) => confidence >= (byLabel.get(label) ?? minimums.others ?? 0);
+	let meets = madeTests.get(minimums);
+	if (!meets) {
+		const byLabel = new Map(minimums.byLabel);
+		meets = (label, confidence) => confidence >= (byLabel.get(label) ?? minimums.others ?? 0);
+		madeTests.set(minimums, meets);
+	}
+	return meets;
 }
 
 /** A classification whose category no prediction meeting its minimum supports. */

@@ -305,7 +305,7 @@ const rulesByZones = new WeakMap<Zone[], Map<string, ZoneRules>>();
 
 function zoneRulesByName(zones: Zone[]): Map<string, ZoneRules> {
 	let rules = rulesByZones.get(zones);
-	if (!rules) rulesByZones.set(zones, (rules = new Map(zones.flatMap((zone) => (zone.rules ? [[zone.name, zone.rules] as const] : [])))));
+	if (!rules) rulesByZones.set(zones, (rules = new Map(zones.flatMap(({ name, rules: own }) => (own ? [[name, own] as const] : [])))));
 	return rules;
 }
 

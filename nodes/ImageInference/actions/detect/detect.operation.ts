@@ -65,9 +65,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 		url: imageSource === 'url',
 		annotated: imageFields.annotated !== undefined && request.annotate !== false,
 	});
-	const watch = readWatch.call(this, itemIndex, options);
-	const zoneNames = detections.zonesAndSizes.zones.map((zone) => zone.name);
-	const tracking = readTracking.call(this, itemIndex, options, watch !== undefined, zoneNames);
 	return {
 		request,
 		detections,
@@ -78,9 +75,23 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 		includeImagesWithoutObjects:
 			readOptionalBoolean.call(this, itemIndex, options, 'includeImagesWithoutObjects', 'Include Images Without Objects') ?? false,
 		imageFields,
-		// a look taken under other settings counts other things: it is a new baseline, not a change
-		watch: watch && { ...watch, settings: settingsFingerprint(request.confidence ?? null, detections), ...(tracking ? { tracking } : {}) },
+		watch: readWatchSettings.call(this, itemIndex, options, request.confidence ?? null, detections),
 	};
+}
+
+/** Each options object's watch, read once: the items of a run share their options when these hold no expression (readOptions). */
+const lastWatches = new WeakMap<IDataObject, { confidence: number | null; detections: DetectionOptions; watch: Watch | undefined }>();
+
+function readWatchSettings(this: IExecuteFunctions, itemIndex: number, options: IDataObject, confidence: number | null, detections: DetectionOptions): Watch | undefined {
+	const last = lastWatches.get(options);
+	if (last && last.confidence === confidence && last.detections === detections) return last.watch;
+	const read = readWatch.call(this, itemIndex, options);
+	const zoneNames = detections.zonesAndSizes.zones.map((zone) => zone.name);
+	const tracking = readTracking.call(this, itemIndex, options, read !== undefined, zoneNames);
+	// a look taken under other settings counts other things: it is a new baseline, not a change
+	const watch = read && { ...read, settings: settingsFingerprint(confidence, detections), ...(tracking ? { tracking } : {}) };
+	lastWatches.set(options, { confidence, detections, watch });
+	return watch;
 }
 
 function readImageFields(this: IExecuteFunctions, itemIndex: number, options: IDataObject, imageSource: ImageSource): DetectFields['imageFields'] {
