@@ -305,3 +305,23 @@ describe('Track Objects Across Looks', () => {
 		expect(state.tracks[0].box).toEqual([0.1235, 0.5, 0.2, 0.1]);
 	});
 });
+
+describe('times written once', () => {
+	it('a track’s first-seen time and the arrivals’ since time are written at the first look, not at each look after', () => {
+		const { look } = watch(settingsOf());
+		const parked = [object('car', 0.1, 0.1), object('car', 0.5, 0.1), object('person', 0.1, 0.6)];
+		const first = look(parked);
+		expect(first.result.arrivalsSince).toBe('2026-11-27T08:00:00.000Z');
+		const written = jest.spyOn(Date.prototype, 'toISOString');
+		try {
+			for (let again = 1; again <= 3; again++) {
+				const next = look(parked);
+				expect(next.result.arrivalsSince).toBe('2026-11-27T08:00:00.000Z');
+				expect(next.detections.map((detection) => detection.firstSeenAt)).toEqual(first.detections.map((detection) => detection.firstSeenAt));
+			}
+			expect(written).not.toHaveBeenCalled();
+		} finally {
+			written.mockRestore();
+		}
+	});
+});

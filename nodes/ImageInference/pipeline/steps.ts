@@ -11,7 +11,7 @@ import { ignoreRegions } from './ignoreRegions';
 import { labelMinimums, readLabelMinimums } from './labelMinimums';
 import { ignoreTheseLabels, onlyTheseLabels, readLabelFilters } from './labels';
 import { MAX_OBJECTS_BOUNDS, maxObjects } from './maxObjects';
-import type { TrackedObject, TrackingResult, TrackingState } from './tracking';
+import type { DetectionTrack, TrackedObject, TrackingResult, TrackingState } from './tracking';
 import { stateToMoveOn, trackObjects } from './tracking';
 import type { DetectionOptions, DetectionStep, PlacedDetection } from './types';
 import { imageFacts, placeDetection, readZoneAndSizeOptions, zonesAndSizes, zonesPastTheImage } from './zones';
@@ -81,18 +81,20 @@ export function runDetectionPipeline(
 		((previous: TrackingState | undefined) => {
 			// the previous look is replaced by this one: its tracks move on in place
 			const state = stateToMoveOn(previous, watch.now);
-			tracked = trackObjects(state, trackable(detections), settings, watch.now);
+			// tracking needs the image's size (requireSize): every box is in fractions of the image
+			tracked = trackObjects(state, detections as TrackedObject[], settings, watch.now);
 			return state;
 		});
 	const look = { counts: results.countsByLabel, ...(results.countsByZone ? { zones: results.countsByZone } : {}), ...(tracking ? { tracking } : {}) };
 	const comparison = compareWithPreviousLook(watch.store, watch.watch, look, watch.now);
 	if (!tracked) return { results, leftOut, warnings, comparison };
 	// the detections are this answer's own (placeDetection made them): each gains its track's fields
-	tracked.detections.forEach((track, index) => Object.assign(detections[index], track));
+	tracked.detections.forEach((track, index) => {
+		const detection: PlacedDetection & Partial<DetectionTrack> = detections[index];
+		detection.trackId = track.trackId;
+		detection.firstSeenAt = track.firstSeenAt;
+		detection.seenForSeconds = track.seenForSeconds;
+		if (track.secondsInZones) detection.secondsInZones = track.secondsInZones;
+	});
 	return { results, leftOut, warnings, comparison, tracking: tracked.result };
-}
-
-/** The detections as tracking sees them: each box in fractions of the image (tracking needs the image's size: requireSize). */
-function trackable(detections: PlacedDetection[]): TrackedObject[] {
-	return detections.map(({ label, relativeBox, zones }) => ({ label, relativeBox: relativeBox!, ...(zones ? { zones } : {}) }));
 }

@@ -127,7 +127,9 @@ export interface TrackingResult {
 	untracked: number;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/** The last time written, with its text: a key's arrivals are counted since one time look after look. */
+let lastWritten = { ms: NaN, text: '' };
+const iso = (ms: number) => (ms === lastWritten.ms ? lastWritten.text : (lastWritten = { ms, text: new Date(ms).toISOString() }).text);
 /** Each track's firstSeenAt text, made once: every look of a track gives it. */
 const firstSeenTexts = new WeakMap<StoredTrack, string>();
 
@@ -179,13 +181,19 @@ export function trackObjects(
 	} else if (state.arrivals.day !== undefined) state.arrivals = { since: now, byLabel: {}, byZone: {} };
 
 	const boxes = objects.map(({ relativeBox: box }): StoredTrack['box'] => [rounded(box.x), rounded(box.y), rounded(box.width), rounded(box.height)]);
+	// each track is matched against the detections of its label only
+	const objectsByLabel = new Map<string, number[]>();
+	objects.forEach(({ label }, objectIndex) => {
+		const same = objectsByLabel.get(label);
+		if (same) same.push(objectIndex);
+		else objectsByLabel.set(label, [objectIndex]);
+	});
 	const pairs: Array<{ track: number; object: number; overlap: number }> = [];
 	state.tracks.forEach((track, trackIndex) => {
-		objects.forEach((object, objectIndex) => {
-			if (object.label !== track.label) return;
+		for (const objectIndex of objectsByLabel.get(track.label) ?? []) {
 			const shared = overlap(track.box, boxes[objectIndex]);
 			if (shared > 0 && shared >= settings.minOverlap) pairs.push({ track: trackIndex, object: objectIndex, overlap: shared });
-		});
+		}
 	});
 	// the tracks are kept oldest first and the sort is stable: of equal overlaps, the older track's comes first
 	pairs.sort(
