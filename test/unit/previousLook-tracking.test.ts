@@ -9,7 +9,7 @@ import { ObservableObject } from 'n8n-workflow';
 import type { Watch } from '../../nodes/ImageInference/pipeline/comparison';
 import { DEFAULT_COOLDOWN_SCOPE, DEFAULT_DEPARTURE_AFTER_LOOKS, MAX_WATCH_BYTES, compareWithPreviousLook } from '../../nodes/ImageInference/pipeline/comparison';
 import type { TrackedObject, TrackingState } from '../../nodes/ImageInference/pipeline/tracking';
-import { defaultTrackingSettings, stateToMoveOn, trackObjects } from '../../nodes/ImageInference/pipeline/tracking';
+import { defaultTrackingSettings, newTrackingState, trackObjects } from '../../nodes/ImageInference/pipeline/tracking';
 
 const T0 = Date.parse('2026-11-28T08:00:00.000Z');
 const MINUTE = 60_000;
@@ -37,7 +37,7 @@ describe('Compare With Previous Look’s bound, with tracked looks', () => {
 				const now = T0 + (run * 40 + step) * MINUTE;
 				const objects = objectsOf(next(4) === 0 ? 2 : 20 + next(60));
 				compareWithPreviousLook(store, watchOf(key), { counts: { car: objects.length }, tracking: (previous?: TrackingState) => {
-					const state = stateToMoveOn(previous, now);
+					const state = previous ?? newTrackingState(now);
 					trackObjects(state, objects, settings, now);
 					return state;
 				} }, now);
@@ -65,7 +65,7 @@ describe('Compare With Previous Look’s bound, with tracked looks', () => {
 		}));
 		for (const [look, now] of [T0, T0 + 3 * MINUTE].entries()) {
 			compareWithPreviousLook(store, watchOf('cam'), { counts: { car: 25 - look }, tracking: (previous?: TrackingState) => {
-				const state = stateToMoveOn(previous, now);
+				const state = previous ?? newTrackingState(now);
 				trackObjects(state, look ? objects.slice(1) : objects, settings, now);
 				return state;
 			} }, now);

@@ -3,9 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { readChoice, readOptionalBoolean, readOptionalNumber } from '../parameters/readers';
 import { jsonLength } from './jsonLength';
+import { madeOncePer } from './madeOnce';
 import { hasOwnField, ownField, setOwnField } from './records';
 import type { TrackingSettings, TrackingState } from './tracking';
-import { movedOnStateJsonLength } from './tracking';
+import { trackingStateJsonLength } from './tracking';
 
 /**
  * Compare With Previous Look: each watch key's last counts, kept in the workflow's static data
@@ -149,10 +150,9 @@ export function compareWithPreviousLook(
 ): Comparison {
 	const { looks, memo } = looksToWrite(store);
 	const hadKey = hasOwnField(looks, watch.key);
-	const stored = hadKey ? looks[watch.key] : undefined;
+	const previous = hadKey ? looks[watch.key] : undefined;
 	const written = memo.written.get(watch.key);
-	const writtenHere = stored !== undefined && written?.look === stored;
-	const previous = stored === undefined || writtenHere ? stored : lookToCompareWith(stored);
+	const writtenHere = previous !== undefined && written?.look === previous;
 	const endOf = (start: string) => Date.parse(start) + watch.cooldownMs;
 	// the cooldowns still running, and when the last of them ends
 	let cooldowns: Record<string, string> = {};
@@ -250,7 +250,7 @@ export function compareWithPreviousLook(
 	// measured before tracking moves the previous look's tracks on, in place
 	const keysBefore = Object.keys(looks).length;
 	const previousLength = previous === undefined ? 0 : writtenHere ? written!.length : lookLength(previous);
-	const measured = memo.measured?.keys === keysBefore ? memo.measured.length : jsonLength(looks);
+	const measured = memo.measured.keys === keysBefore ? memo.measured.length : jsonLength(looks);
 	// without the key's entry, and the comma that joins it to another
 	const sizeWithoutThisKey = previous === undefined ? measured : measured - entryLength(watch.key, previousLength) - (keysBefore > 1 ? 1 : 0);
 	// a look under other settings starts its tracks anew, as it does its counts
@@ -275,8 +275,10 @@ export function compareWithPreviousLook(
 	const length = previous !== undefined && keepsWhatItKept(look, previous) ? previousLength : lookLength(look);
 	// defined, so a key such as "__proto__" is a key like any other
 	Object.defineProperty(looks, watch.key, { value: look, enumerable: true, writable: true, configurable: true });
-	if (written) Object.assign(written, { look, length });
-	else memo.written.set(watch.key, { look, length });
+	if (written) {
+		written.look = look;
+		written.length = length;
+	} else memo.written.set(watch.key, { look, length });
 	// set at every look: n8n saves the static data only when its proxy sees a set, and may keep the
 	// same static data objects from one execution to the next (looksToWrite)
 	store.looks = looks;
@@ -306,17 +308,18 @@ export function compareWithPreviousLook(
  * that differs, or a look that is not the one written, was changed elsewhere and is measured again.
  */
 interface LooksMemo {
-	measured?: { length: number; keys: number };
+	measured: { length: number; keys: number };
 	written: Map<string, { look: RememberedLook; length: number }>;
 }
 
 const looksMemos = new WeakMap<object, LooksMemo>();
 
 /**
- * The static data's looks, as a plain object of this process. Read from the static data (each
- * execution's first look), they are n8n's proxy (n8n-workflow's ObservableObject.create), through
- * which each look would list, read and write up to 100 keys; they are copied into a plain object
- * once, set in their place. n8n saves the static data when its proxies saw a set at any depth:
+ * The static data's looks, as plain objects of this process. Read from the static data (each
+ * execution's first look), they are n8n's proxy, each nested object too (n8n-workflow's
+ * ObservableObject.create), through which each look would list, read and write up to 100 keys and
+ * tracking every track's fields; they are copied once, through their JSON (whose length is the
+ * first measure of the bound), and set in their place. n8n saves the static data when its proxies saw a set at any depth:
  * a set marks the whole workflow's static data changed (`__dataChanged` of its root, which n8n's
  * WorkflowStaticDataService.saveStaticData checks; Workflow.getStaticData gives a node's static
  * data that root as parent), so each look sets `looks` again on the node's static data
@@ -327,29 +330,12 @@ function looksToWrite(store: IDataObject): { looks: Record<string, RememberedLoo
 	const looks = store.looks as Record<string, RememberedLook> | undefined;
 	const memo = looks !== undefined ? looksMemos.get(looks) : undefined;
 	if (looks !== undefined && memo !== undefined) return { looks, memo };
-	const plain: Record<string, RememberedLook> = looks === undefined ? {} : Object.fromEntries(Object.entries(looks));
+	const json = looks === undefined ? '{}' : JSON.stringify(looks);
+	const plain = JSON.parse(json) as Record<string, RememberedLook>;
 	store.looks = plain;
-	const made: LooksMemo = { written: new Map() };
+	const made: LooksMemo = { measured: { length: json.length, keys: Object.keys(plain).length }, written: new Map() };
 	looksMemos.set(plain, made);
 	return { looks: plain, memo: made };
-}
-
-/**
- * The previous look as the comparison reads it. A look read from the static data (each
- * execution's first look of a key) comes wrapped in n8n's proxies, each nested object too
- * (n8n-workflow's ObservableObject.create, observable-object.ts); its counts are copied out once,
- * as a look that keeps them unchanged passes them on to the looks after it. Its tracks are copied
- * by tracking (stateToMoveOn).
- */
-function lookToCompareWith(look: RememberedLook): RememberedLook {
-	const { counts, zones, cooldowns, lowerFor, ...rest } = look;
-	return {
-		...rest,
-		...((counts ? { counts: { ...counts } } : {}) as { counts: Counts }),
-		...(zones ? { zones: Object.fromEntries(Object.entries(zones).map(([zone, zoneCounts]) => [zone, { ...zoneCounts }])) } : {}),
-		...(cooldowns ? { cooldowns: { ...cooldowns } } : {}),
-		...(lowerFor ? { lowerFor: { ...lowerFor } } : {}),
-	};
 }
 
 /** The cooldown a change waits for: its kind, and the zone and label as far as the scope tells them apart. */
@@ -392,9 +378,8 @@ function keepsWhatItKept(look: RememberedLook, previous: RememberedLook): boolea
 }
 
 function lookLength(look: RememberedLook): number {
-	const tracking = look.tracking && movedOnStateJsonLength(look.tracking);
-	// a state of its own, tracking counts faster: the look's other fields, with "null" in its place
-	return tracking === undefined ? jsonLength(look) : jsonLength({ ...look, tracking: null }) - 'null'.length + tracking;
+	// tracking counts its state faster: the look's other fields, with "null" in its place
+	return look.tracking === undefined ? jsonLength(look) : jsonLength({ ...look, tracking: null }) - 'null'.length + trackingStateJsonLength(look.tracking);
 }
 
 /**
@@ -420,12 +405,11 @@ function forgetOldest(looks: Record<string, RememberedLook>, memo: LooksMemo, cu
 	memo.measured = { length: size, keys };
 }
 
-const settingsFingerprints = new WeakMap<object, Map<number | null, string>>();
+const fingerprintsByConfidence = madeOncePer<object, [], Map<number | null, string>>(() => new Map());
 
 /** The fingerprint of the settings a look is taken under: the service's threshold and the steps' options (the same options object, the same fingerprint). */
 export function settingsFingerprint(confidence: number | null, detectionOptions: object): string {
-	let byConfidence = settingsFingerprints.get(detectionOptions);
-	if (!byConfidence) settingsFingerprints.set(detectionOptions, (byConfidence = new Map()));
+	const byConfidence = fingerprintsByConfidence(detectionOptions);
 	let settings = byConfidence.get(confidence);
 	if (settings === undefined) byConfidence.set(confidence, (settings = fingerprint({ confidence, ...detectionOptions })));
 	return settings;

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { ClassifyResult } from '../contract';
 import { namedEntries, numberFromText, shownValue, truncate } from '../parameters/readers';
+import { madeOncePer } from './madeOnce';
 import type { DetectionOptions, DetectionStep, LabelMinimums } from './types';
 
 const OPTION = 'Minimum Confidence per Label';
@@ -22,17 +23,10 @@ export const labelMinimums: DetectionStep = {
 };
 
 /** Each minimums' test, made once: the items of a run share their options (readDetectionOptions). */
-const madeTests = new WeakMap<LabelMinimums, (label: string, confidence: number) => boolean>();
-
-function meetsLabelMinimum(minimums: LabelMinimums): (label: string, confidence: number) => boolean {
-	let meets = madeTests.get(minimums);
-	if (!meets) {
-		const byLabel = new Map(minimums.byLabel);
-		meets = (label, confidence) => confidence >= (byLabel.get(label) ?? minimums.others ?? 0);
-		madeTests.set(minimums, meets);
-	}
-	return meets;
-}
+const meetsLabelMinimum = madeOncePer((minimums: LabelMinimums): ((label: string, confidence: number) => boolean) => {
+	const byLabel = new Map(minimums.byLabel);
+	return (label, confidence) => confidence >= (byLabel.get(label) ?? minimums.others ?? 0);
+});
 
 /** A classification whose category no prediction meeting its minimum supports. */
 export interface UnsureClassification {

@@ -12,7 +12,7 @@ import { labelMinimums, readLabelMinimums } from './labelMinimums';
 import { ignoreTheseLabels, onlyTheseLabels, readLabelFilters } from './labels';
 import { MAX_OBJECTS_BOUNDS, maxObjects } from './maxObjects';
 import type { DetectionTrack, TrackedObject, TrackingResult, TrackingState } from './tracking';
-import { stateToMoveOn, trackObjects } from './tracking';
+import { newTrackingState, trackObjects } from './tracking';
 import type { DetectionOptions, DetectionStep, PlacedDetection } from './types';
 import { imageFacts, placeDetection, readZoneAndSizeOptions, zonesAndSizes, zonesPastTheImage } from './zones';
 
@@ -79,8 +79,8 @@ export function runDetectionPipeline(
 	const tracking =
 		settings &&
 		((previous: TrackingState | undefined) => {
-			// the previous look is replaced by this one: its tracks move on in place
-			const state = stateToMoveOn(previous, watch.now);
+			// the previous look is replaced by this one: its tracks (plain objects: looksToWrite) move on in place
+			const state = previous ?? newTrackingState(watch.now);
 			// tracking needs the image's size (requireSize): every box is in fractions of the image
 			tracked = trackObjects(state, detections as TrackedObject[], settings, watch.now);
 			return state;

@@ -153,14 +153,17 @@ export function overlap(a: readonly number[], b: readonly number[]): number {
 	return shared / (a[2] * a[3] + b[2] * b[3] - shared);
 }
 
+/** A format per time zone, made once: making one takes longer than a look's tracking. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The date in the time zone, as YYYY-MM-DD. */
 function dayIn(timeZone: string, ms: number): string {
-	return new Intl.DateTimeFormat('en-CA', {
-		timeZone,
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-	}).format(ms);
+	let format = dayFormats.get(timeZone);
+	if (format === undefined) {
+		format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+		dayFormats.set(timeZone, format);
+	}
+	return format.format(ms);
 }
 
 /**
@@ -189,14 +192,29 @@ export function trackObjects(
 		else objectsByLabel.set(label, [objectIndex]);
 	});
 	const pairs: Array<{ track: number; object: number; overlap: number }> = [];
+	const pairsOfTrack = new Array<number>(state.tracks.length).fill(0);
+	const pairsOfObject = new Array<number>(objects.length).fill(0);
 	state.tracks.forEach((track, trackIndex) => {
 		for (const objectIndex of objectsByLabel.get(track.label) ?? []) {
 			const shared = overlap(track.box, boxes[objectIndex]);
-			if (shared > 0 && shared >= settings.minOverlap) pairs.push({ track: trackIndex, object: objectIndex, overlap: shared });
+			if (shared > 0 && shared >= settings.minOverlap) {
+				pairs.push({ track: trackIndex, object: objectIndex, overlap: shared });
+				pairsOfTrack[trackIndex]++;
+				pairsOfObject[objectIndex]++;
+			}
 		}
 	});
+	const trackOf: Array<StoredTrack | undefined> = new Array(objects.length);
+	const matchedTracks = new Array<boolean>(state.tracks.length).fill(false);
+	const match = (pair: { track: number; object: number }) => {
+		matchedTracks[pair.track] = true;
+		trackOf[pair.object] = state.tracks[pair.track];
+	};
+	// a pair whose track and detection are in no other pair is matched whatever the order: only the others are sorted
+	const contested = pairs.filter((pair) => pairsOfTrack[pair.track] > 1 || pairsOfObject[pair.object] > 1);
+	for (const pair of pairs) if (pairsOfTrack[pair.track] === 1 && pairsOfObject[pair.object] === 1) match(pair);
 	// the tracks are kept oldest first and the sort is stable: of equal overlaps, the older track's comes first
-	pairs.sort(
+	contested.sort(
 		(a, b) =>
 			b.overlap - a.overlap ||
 			boxes[a.object][0] - boxes[b.object][0] ||
@@ -204,18 +222,12 @@ export function trackObjects(
 			boxes[a.object][2] - boxes[b.object][2] ||
 			boxes[a.object][3] - boxes[b.object][3],
 	);
-	const trackOf = new Map<number, StoredTrack>();
-	const matchedTracks = new Set<number>();
-	for (const pair of pairs) {
-		if (matchedTracks.has(pair.track) || trackOf.has(pair.object)) continue;
-		matchedTracks.add(pair.track);
-		trackOf.set(pair.object, state.tracks[pair.track]);
-	}
+	for (const pair of contested) if (!matchedTracks[pair.track] && trackOf[pair.object] === undefined) match(pair);
 
 	const departed: Departure[] = [];
 	const kept: StoredTrack[] = [];
 	state.tracks.forEach((track, trackIndex) => {
-		if (!matchedTracks.has(trackIndex)) {
+		if (!matchedTracks[trackIndex]) {
 			track.missedLooks += 1;
 			track.seenLooks = 0;
 		}
@@ -236,7 +248,7 @@ export function trackObjects(
 	const arrivals: TrackSummary[] = [];
 	const overstays: Overstay[] = [];
 	const detections = objects.map((object, objectIndex): DetectionTrack => {
-		let track = trackOf.get(objectIndex);
+		let track = trackOf[objectIndex];
 		if (!track) {
 			if (state.tracks.length >= MAX_TRACKS) {
 				untracked += 1;
@@ -265,7 +277,9 @@ export function trackObjects(
 		track.lastSeen = now;
 		track.missedLooks = 0;
 		track.seenLooks = Math.min(track.seenLooks + 1, settings.countAfterLooks);
-		track.zones = Object.fromEntries((object.zones ?? []).map((zone) => [zone, ownField(track.zones, zone) ?? now]));
+		const zonesSince: Record<string, number> = {};
+		for (const zone of object.zones ?? []) setOwnField(zonesSince, zone, ownField(track.zones, zone) ?? now);
+		track.zones = zonesSince;
 		if (!track.arrived && track.seenLooks >= settings.countAfterLooks) {
 			track.arrived = true;
 			arrivals.push(summary(track));
@@ -275,16 +289,12 @@ export function trackObjects(
 				countOneMore(ownField(state.arrivals.byZone, zone)!, track.label);
 			}
 		}
-		if (track.arrived) overstays.push(...overstaysOf(track, settings, now));
+		if (track.arrived) addOverstays(overstays, track, settings, now);
 		return {
 			trackId: track.id,
 			firstSeenAt: firstSeenAt(track),
 			seenForSeconds: seconds(now - track.firstSeen),
-			...(settings.zoned
-				? {
-						secondsInZones: Object.fromEntries(Object.entries(track.zones).map(([zone, since]) => [zone, seconds(now - since)])),
-					}
-				: {}),
+			...(settings.zoned ? { secondsInZones: secondsInZones(track.zones, now) } : {}),
 		};
 	});
 
@@ -316,26 +326,31 @@ function copyOfZoneCounts(byZone: Record<string, Counts>): Record<string, Counts
 	return Object.fromEntries(Object.entries(byZone).map(([zone, counts]) => [zone, { ...counts }]));
 }
 
+function secondsInZones(zones: Record<string, number>, now: number): Record<string, number> {
+	const secondsByZone: Record<string, number> = {};
+	for (const zone in zones) setOwnField(secondsByZone, zone, seconds(now - zones[zone]));
+	return secondsByZone;
+}
+
 /**
- * The track's stays over their limits: in the image, and in each zone with a limit of its own.
- * Each is its summary with fields assigned: spread into a new object (`{ ...summary(track), … }`)
- * it cost about 3.5 µs an overstay, seven times the whole look's tracking of 50 objects.
+ * Adds the track's stays over their limits: in the image, then in each zone with a limit of its
+ * own. Each is its summary with fields assigned: spread into a new object
+ * (`{ ...summary(track), … }`) it cost about 3.5 µs an overstay, seven times the whole look's
+ * tracking of 50 objects.
  */
-function overstaysOf(track: StoredTrack, settings: TrackingSettings, now: number): Overstay[] {
-	const stays: Array<[zone: string | null, since: number, limitMs: number]> = [];
-	if (settings.stayLimitMs !== undefined) stays.push([null, track.firstSeen, settings.stayLimitMs]);
+function addOverstays(overstays: Overstay[], track: StoredTrack, settings: TrackingSettings, now: number): void {
+	const addIfOver = (zone: string | null, since: number, limitMs: number) => {
+		if (!(now - since > limitMs)) return;
+		const name = zone ?? '';
+		const alreadyReported = track.overstaysReported.includes(name);
+		if (!alreadyReported) track.overstaysReported.push(name);
+		overstays.push(Object.assign(summary(track), { zone, stayedSeconds: seconds(now - since), limitMinutes: limitMs / 60_000, alreadyReported }));
+	};
+	if (settings.stayLimitMs !== undefined) addIfOver(null, track.firstSeen, settings.stayLimitMs);
 	for (const [zone, limitMs] of settings.zoneStayLimitsMs) {
 		const since = ownField(track.zones, zone);
-		if (since !== undefined) stays.push([zone, since, limitMs]);
+		if (since !== undefined) addIfOver(zone, since, limitMs);
 	}
-	return stays
-		.filter(([, since, limitMs]) => now - since > limitMs)
-		.map(([zone, since, limitMs]) => {
-			const name = zone ?? '';
-			const alreadyReported = track.overstaysReported.includes(name);
-			if (!alreadyReported) track.overstaysReported.push(name);
-			return Object.assign(summary(track), { zone, stayedSeconds: seconds(now - since), limitMinutes: limitMs / 60_000, alreadyReported });
-		});
 }
 
 /** Track Objects Across Looks with none of its options set, in the workflow's time zone, with or without zones. */
@@ -360,29 +375,8 @@ export function newTrackingState(now: number): TrackingState {
 	};
 }
 
-/** The states this process moves on: made here, or copied from the static data. */
-const statesMovedOn = new WeakSet<TrackingState>();
-
-/**
- * The state a look moves on in place: the previous look's, a new one on a key's first tracked
- * look. A state read from the static data (each execution's first look of a key) is copied first:
- * n8n hands the node its static data wrapped in proxies, each nested object too (n8n-workflow's
- * ObservableObject.create, observable-object.ts), and the looks after it would read and write
- * every track's fields through them.
- */
-export function stateToMoveOn(previous: TrackingState | undefined, now: number): TrackingState {
-	if (previous && statesMovedOn.has(previous)) return previous;
-	const state = previous ? copyOfState(previous) : newTrackingState(now);
-	statesMovedOn.add(state);
-	return state;
-}
-
-/**
- * The JSON length of a state this process moves on (stateToMoveOn), counted field by field: its
- * tracks are all made here, with every field; undefined for any other state.
- */
-export function movedOnStateJsonLength(state: TrackingState): number | undefined {
-	if (!statesMovedOn.has(state)) return undefined;
+/** A state's JSON length, counted field by field: its tracks have every field, as trackObjects makes them. */
+export function trackingStateJsonLength(state: TrackingState): number {
 	let length = jsonLength({ ...state, tracks: [] }) + Math.max(state.tracks.length - 1, 0);
 	for (const track of state.tracks) length += trackJsonLength(track);
 	return length;
@@ -409,29 +403,33 @@ function trackJsonLength(track: StoredTrack): number {
 		numberLength(track.seenLooks) +
 		numberLength(track.missedLooks) +
 		(track.arrived ? 4 : 5) +
-		jsonLength(track.zones) +
-		jsonLength(track.overstaysReported)
+		sinceByZoneLength(track.zones) +
+		textsLength(track.overstaysReported)
 	);
 }
 
-function copyOfState(state: TrackingState): TrackingState {
-	const { since, day, byLabel, byZone } = state.arrivals;
-	return {
-		nextId: state.nextId,
-		tracks: state.tracks.map((track) => ({
-			id: track.id,
-			label: track.label,
-			box: [track.box[0], track.box[1], track.box[2], track.box[3]],
-			firstSeen: track.firstSeen,
-			lastSeen: track.lastSeen,
-			seenLooks: track.seenLooks,
-			missedLooks: track.missedLooks,
-			arrived: track.arrived,
-			zones: { ...track.zones },
-			overstaysReported: [...track.overstaysReported],
-		})),
-		arrivals: { since, ...(day !== undefined ? { day } : {}), byLabel: { ...byLabel }, byZone: copyOfZoneCounts(byZone) },
-	};
+/** A track's zones as JSON: each zone's name and since when its anchor is in it. */
+function sinceByZoneLength(zones: Record<string, number>): number {
+	let length = 2;
+	let fields = 0;
+	for (const zone in zones) {
+		const since = zones[zone];
+		// a value this process did not write is measured as JSON.stringify writes it
+		if (typeof since !== 'number') return jsonLength(zones);
+		length += textLength(zone) + 1 + numberLength(since);
+		fields++;
+	}
+	return length + Math.max(fields - 1, 0);
+}
+
+/** A list of texts as JSON. */
+function textsLength(texts: string[]): number {
+	let length = 2 + Math.max(texts.length - 1, 0);
+	for (const text of texts) {
+		if (typeof text !== 'string') return jsonLength(texts);
+		length += textLength(text);
+	}
+	return length;
 }
 
 const LABELS = {

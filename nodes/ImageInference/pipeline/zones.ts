@@ -6,6 +6,7 @@ import { numberFromText, readChoice, readOptionalBoolean, readOptionalNumber, sh
 import type { Box, Point, Size, StoredPicture } from './geometry';
 import { anchorPoint, areaFraction, edgesCross, inAngleOrder, insidePolygon, polygonArea, relativeBox, toPixels, uprightBox, uprightSize } from './geometry';
 import { parseLabelList } from './labels';
+import { madeOncePer } from './madeOnce';
 import type { DetectionStep, ImageFacts, PlacedDetection, Zone, ZoneAndSizeOptions, ZoneRules } from './types';
 import { ZONE_ANCHORS, ZONE_UNITS } from './types';
 
@@ -301,13 +302,7 @@ function placesInPixels(options: ZoneAndSizeOptions, size: Size | undefined): Pi
 }
 
 /** Each zone list's zones with rules of their own, by name. */
-const rulesByZones = new WeakMap<Zone[], Map<string, ZoneRules>>();
-
-function zoneRulesByName(zones: Zone[]): Map<string, ZoneRules> {
-	let rules = rulesByZones.get(zones);
-	if (!rules) rulesByZones.set(zones, (rules = new Map(zones.flatMap(({ name, rules: own }) => (own ? [[name, own] as const] : [])))));
-	return rules;
-}
+const zoneRulesByName = madeOncePer((zones: Zone[]) => new Map(zones.flatMap(({ name, rules: own }) => (own ? [[name, own] as const] : []))));
 
 /** A warning for each zone in pixels that reaches past the image, once its size is known: drawn on a larger frame, or a typo. */
 export function zonesPastTheImage(options: ZoneAndSizeOptions, size: Size | undefined): string[] {

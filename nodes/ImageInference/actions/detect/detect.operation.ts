@@ -13,6 +13,7 @@ import { readChoice, readFieldName, readOptionalBoolean, readOptionalNumber, rea
 import type { Watch } from '../../pipeline/comparison';
 import { readWatch, settingsFingerprint } from '../../pipeline/comparison';
 import { servicePicture, uprightSize } from '../../pipeline/geometry';
+import { madeOncePer } from '../../pipeline/madeOnce';
 import type { DetectionResults } from '../../pipeline/steps';
 import { readDetectionOptions, runDetectionPipeline } from '../../pipeline/steps';
 import { readTracking } from '../../pipeline/tracking';
@@ -75,24 +76,20 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 		includeImagesWithoutObjects:
 			readOptionalBoolean.call(this, itemIndex, options, 'includeImagesWithoutObjects', 'Include Images Without Objects') ?? false,
 		imageFields,
-		watch: readWatchSettings.call(this, itemIndex, options, request.confidence ?? null, detections),
+		watch: readWatchSettings(options, this, itemIndex, request.confidence ?? null, detections),
 	};
 }
 
-/** Each options object's watch, read once: the items of a run share their options when these hold no expression (readOptions). */
-const lastWatches = new WeakMap<IDataObject, { confidence: number | null; detections: DetectionOptions; watch: Watch | undefined }>();
-
-function readWatchSettings(this: IExecuteFunctions, itemIndex: number, options: IDataObject, confidence: number | null, detections: DetectionOptions): Watch | undefined {
-	const last = lastWatches.get(options);
-	if (last && last.confidence === confidence && last.detections === detections) return last.watch;
-	const read = readWatch.call(this, itemIndex, options);
-	const zoneNames = detections.zonesAndSizes.zones.map((zone) => zone.name);
-	const tracking = readTracking.call(this, itemIndex, options, read !== undefined, zoneNames);
-	// a look taken under other settings counts other things: it is a new baseline, not a change
-	const watch = read && { ...read, settings: settingsFingerprint(confidence, detections), ...(tracking ? { tracking } : {}) };
-	lastWatches.set(options, { confidence, detections, watch });
-	return watch;
-}
+/** Each options object's watch, read once: its threshold and the steps' options are read from the same options. */
+const readWatchSettings = madeOncePer(
+	(options: IDataObject, context: IExecuteFunctions, itemIndex: number, confidence: number | null, detections: DetectionOptions): Watch | undefined => {
+		const read = readWatch.call(context, itemIndex, options);
+		const zoneNames = detections.zonesAndSizes.zones.map((zone) => zone.name);
+		const tracking = readTracking.call(context, itemIndex, options, read !== undefined, zoneNames);
+		// a look taken under other settings counts other things: it is a new baseline, not a change
+		return read && { ...read, settings: settingsFingerprint(confidence, detections), ...(tracking ? { tracking } : {}) };
+	},
+);
 
 function readImageFields(this: IExecuteFunctions, itemIndex: number, options: IDataObject, imageSource: ImageSource): DetectFields['imageFields'] {
 	const outputImages: OutputImages = readChoice(this, itemIndex, options.outputImages ?? DEFAULT_OUTPUT_IMAGES, OUTPUT_IMAGES, 'Output Images');
