@@ -151,8 +151,6 @@ export function compareWithPreviousLook(
 	const { looks, memo } = looksToWrite(store);
 	const hadKey = hasOwnField(looks, watch.key);
 	const previous = hadKey ? looks[watch.key] : undefined;
-	const written = memo.written.get(watch.key);
-	const writtenHere = previous !== undefined && written?.look === previous;
 	const endOf = (start: string) => Date.parse(start) + watch.cooldownMs;
 	// the cooldowns still running, and when the last of them ends
 	let cooldowns: Record<string, string> = {};
@@ -249,7 +247,8 @@ export function compareWithPreviousLook(
 
 	// measured before tracking moves the previous look's tracks on, in place
 	const keysBefore = Object.keys(looks).length;
-	const previousLength = previous === undefined ? 0 : writtenHere ? written!.length : lookLength(previous);
+	const written = memo.written.get(watch.key);
+	const previousLength = previous === undefined ? 0 : written?.look === previous ? written.length : lookLength(previous);
 	const measured = memo.measured.keys === keysBefore ? memo.measured.length : jsonLength(looks);
 	// without the key's entry, and the comma that joins it to another
 	const sizeWithoutThisKey = previous === undefined ? measured : measured - entryLength(watch.key, previousLength) - (keysBefore > 1 ? 1 : 0);
@@ -275,10 +274,7 @@ export function compareWithPreviousLook(
 	const length = previous !== undefined && keepsWhatItKept(look, previous) ? previousLength : lookLength(look);
 	// defined, so a key such as "__proto__" is a key like any other
 	Object.defineProperty(looks, watch.key, { value: look, enumerable: true, writable: true, configurable: true });
-	if (written) {
-		written.look = look;
-		written.length = length;
-	} else memo.written.set(watch.key, { look, length });
+	memo.written.set(watch.key, { look, length });
 	// set at every look: n8n saves the static data only when its proxy sees a set, and may keep the
 	// same static data objects from one execution to the next (looksToWrite)
 	store.looks = looks;

@@ -204,8 +204,8 @@ export function trackObjects(
 			}
 		}
 	});
-	const trackOf: Array<StoredTrack | undefined> = new Array(objects.length);
-	const matchedTracks = new Array<boolean>(state.tracks.length).fill(false);
+	const trackOf: Array<StoredTrack | undefined> = [];
+	const matchedTracks: boolean[] = [];
 	const match = (pair: { track: number; object: number }) => {
 		matchedTracks[pair.track] = true;
 		trackOf[pair.object] = state.tracks[pair.track];
@@ -340,7 +340,7 @@ function secondsInZones(zones: Record<string, number>, now: number): Record<stri
  */
 function addOverstays(overstays: Overstay[], track: StoredTrack, settings: TrackingSettings, now: number): void {
 	const addIfOver = (zone: string | null, since: number, limitMs: number) => {
-		if (!(now - since > limitMs)) return;
+		if (now - since <= limitMs) return;
 		const name = zone ?? '';
 		const alreadyReported = track.overstaysReported.includes(name);
 		if (!alreadyReported) track.overstaysReported.push(name);
