@@ -315,12 +315,12 @@ const looksMemos = new WeakMap<object, LooksMemo>();
  * execution's first look), they are n8n's proxy, each nested object too (n8n-workflow's
  * ObservableObject.create), through which each look would list, read and write up to 100 keys and
  * tracking every track's fields; they are copied once, through their JSON (whose length is the
- * first measure of the bound), and set in their place. n8n saves the static data when its proxies saw a set at any depth:
- * a set marks the whole workflow's static data changed (`__dataChanged` of its root, which n8n's
- * WorkflowStaticDataService.saveStaticData checks; Workflow.getStaticData gives a node's static
- * data that root as parent), so each look sets `looks` again on the node's static data
- * (n8n-workflow's workflow.js and observable-object.js, n8n's workflow-static-data.service.js,
- * 1.123.81 and 2.41.1).
+ * first measure of the bound), and set in their place. n8n saves the static data when its proxies
+ * saw a set at any depth: a set marks the whole workflow's static data changed (`__dataChanged`
+ * of its root, which n8n's WorkflowStaticDataService.saveStaticData checks; Workflow.getStaticData
+ * gives a node's static data that root as parent), so each look sets `looks` again on the node's
+ * static data (n8n-workflow's workflow.js and observable-object.js, n8n's
+ * workflow-static-data.service.js, 1.123.81 and 2.41.1).
  */
 function looksToWrite(store: IDataObject): { looks: Record<string, RememberedLook>; memo: LooksMemo } {
 	const looks = store.looks as Record<string, RememberedLook> | undefined;
