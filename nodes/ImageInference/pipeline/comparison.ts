@@ -3,7 +3,6 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { readChoice, readOptionalBoolean, readOptionalNumber } from '../parameters/readers';
 import { jsonLength } from './jsonLength';
-import { madeOncePer } from './madeOnce';
 import { hasOwnField, ownField, setOwnField } from './records';
 import type { TrackingSettings, TrackingState } from './tracking';
 import { trackingStateJsonLength } from './tracking';
@@ -401,14 +400,9 @@ function forgetOldest(looks: Record<string, RememberedLook>, memo: LooksMemo, cu
 	memo.measured = { length: size, keys };
 }
 
-const fingerprintsByConfidence = madeOncePer<object, [], Map<number | null, string>>(() => new Map());
-
-/** The fingerprint of the settings a look is taken under: the service's threshold and the steps' options (the same options object, the same fingerprint). */
+/** The fingerprint of the settings a look is taken under: the service's threshold and the steps' options. */
 export function settingsFingerprint(confidence: number | null, detectionOptions: object): string {
-	const byConfidence = fingerprintsByConfidence(detectionOptions);
-	let settings = byConfidence.get(confidence);
-	if (settings === undefined) byConfidence.set(confidence, (settings = fingerprint({ confidence, ...detectionOptions })));
-	return settings;
+	return fingerprint({ confidence, ...detectionOptions });
 }
 
 /** A short fingerprint of a value's JSON (FNV-1a, 32 bits): enough to tell settings apart, small to keep. */

@@ -403,33 +403,9 @@ function trackJsonLength(track: StoredTrack): number {
 		numberLength(track.seenLooks) +
 		numberLength(track.missedLooks) +
 		(track.arrived ? 4 : 5) +
-		sinceByZoneLength(track.zones) +
-		textsLength(track.overstaysReported)
+		jsonLength(track.zones) +
+		jsonLength(track.overstaysReported)
 	);
-}
-
-/** A track's zones as JSON: each zone's name and since when its anchor is in it. */
-function sinceByZoneLength(zones: Record<string, number>): number {
-	let length = 2;
-	let fields = 0;
-	for (const zone in zones) {
-		const since = zones[zone];
-		// a value this process did not write is measured as JSON.stringify writes it
-		if (typeof since !== 'number') return jsonLength(zones);
-		length += textLength(zone) + 1 + numberLength(since);
-		fields++;
-	}
-	return length + Math.max(fields - 1, 0);
-}
-
-/** A list of texts as JSON. */
-function textsLength(texts: string[]): number {
-	let length = 2 + Math.max(texts.length - 1, 0);
-	for (const text of texts) {
-		if (typeof text !== 'string') return jsonLength(texts);
-		length += textLength(text);
-	}
-	return length;
 }
 
 const LABELS = {
