@@ -20,6 +20,7 @@ import { startServerProcess } from './server-process';
 import { trackingQualityRows } from './tracking-quality';
 import { compareWithHttpRequestNode } from './versus-http-request';
 import { SYNTHETIC_DETECT_MODEL } from './models';
+import { pinToSeparateCores } from './cores';
 import { MAX_WATCH_KEYS } from '../../nodes/ImageInference/pipeline/comparison';
 import { phoneBatchRows } from './phone-batch-rows';
 import { queueWorkersRows } from './queue-workers';
@@ -196,13 +197,13 @@ async function attachments(server: RemoteServer) {
 	);
 }
 
-async function overhead(server: RemoteServer) {
+async function overhead(server: RemoteServer, cores: string) {
 	const count = smoke ? 100 : 1000;
 	const concurrency = 10;
 	await warmUp(() => rawLoop(server, count, concurrency, 'keep-alive'), () => timedRun(count, concurrency, credentialsOf(server)));
 	const raw = (await rawLoop(server, count, concurrency, 'keep-alive')).cpuPerRequest;
 	const node = (await timedRun(count, concurrency, credentialsOf(server))).cpuPerRequest;
-	row(`3. CPU per item, ${count} items, latency 0`, `node ${fixed(node)} ms`, `raw node:http keep-alive loop ${fixed(raw)} ms: ${fixed(node / raw)} ×`, '≤ 2 ×');
+	row(`3. CPU per item, ${count} items, latency 0, ${cores}`, `node ${fixed(node)} ms`, `raw node:http keep-alive loop ${fixed(raw)} ms: ${fixed(node / raw)} ×`, '≤ 2 ×');
 }
 
 /**
@@ -237,7 +238,7 @@ async function warmUp(...runs: Array<() => Promise<unknown>>) {
 }
 
 /** Benchmark 3 with every watch option against the same run without them, interleaved, CPU per item compared round by round. */
-async function watchOverhead(server: RemoteServer) {
+async function watchOverhead(server: RemoteServer, cores: string) {
 	const count = smoke ? 100 : 1000;
 	const rounds = smoke ? 2 : 15;
 	const concurrency = 10;
@@ -251,7 +252,7 @@ async function watchOverhead(server: RemoteServer) {
 		async () => (await timedRun(count, concurrency, credentialsOf(server), WATCH_OPTIONS, otherKeys)).cpuPerRequest,
 	]);
 	row(
-		`3. CPU per item, ${count} items, latency 0, with 3 zones, every filter and Compare With Previous Look (${rounds} interleaved rounds, each round's ratio)`,
+		`3. CPU per item, ${count} items, latency 0, ${cores}, with 3 zones, every filter and Compare With Previous Look (${rounds} interleaved rounds, each round's ratio)`,
 		`${fixed(median(watched), 3)} ms`,
 		`without them ${fixed(median(plain), 3)} ms: ${ratioText(pairedRatios(plain, watched))}`,
 		'≤ 1.05 ×',
@@ -265,7 +266,7 @@ async function watchOverhead(server: RemoteServer) {
 }
 
 /** Benchmark 3 with 50 objects a look: Track Objects Across Looks against Compare With Previous Look alone, interleaved, CPU per item compared round by round. */
-async function trackingOverhead(server: RemoteServer) {
+async function trackingOverhead(server: RemoteServer, cores: string) {
 	const count = smoke ? 100 : 1000;
 	const rounds = smoke ? 2 : 15;
 	const concurrency = 10;
@@ -280,11 +281,21 @@ async function trackingOverhead(server: RemoteServer) {
 		async () => (await timedRun(count, concurrency, crowd, tracking, trackedLooks)).cpuPerRequest,
 	]);
 	row(
-		`3. CPU per item, ${count} items of 50 objects, latency 0, Track Objects Across Looks (${rounds} interleaved rounds, each round's ratio)`,
+		`3. CPU per item, ${count} items of 50 objects, latency 0, ${cores}, Track Objects Across Looks (${rounds} interleaved rounds, each round's ratio)`,
 		`${fixed(median(tracked), 3)} ms`,
 		`Compare With Previous Look alone ${fixed(median(compared), 3)} ms: ${ratioText(pairedRatios(compared, tracked))}`,
 		'≤ 1.10 ×',
 	);
+}
+
+/** Benchmark 3 with the node and the reference server each on a core of its own (cores.ts); the row says whether they were. */
+async function onSeparateCores(server: RemoteServer, benchmark: (cores: string) => Promise<void>) {
+	const { pinned, release } = pinToSeparateCores(server.pid);
+	try {
+		await benchmark(pinned ? 'node and service each on a core of its own' : 'node and service not pinned to cores');
+	} finally {
+		release();
+	}
 }
 
 /** The node's static data after one look of each of `count` other cameras, taken by the node itself. */
@@ -363,9 +374,9 @@ async function main() {
 	try {
 		await measure('throughput', '1. Throughput', () => throughput(server));
 		await measure('attachments', '5. One item with 10 image attachments', () => attachments(server));
-		await measure('overhead', '3. CPU per item', () => overhead(server));
-		await measure('watch', '3. CPU per item with zones and comparison', () => watchOverhead(server));
-		await measure('tracking', '3. CPU per item with 50 objects tracked', () => trackingOverhead(server));
+		await measure('overhead', '3. CPU per item', () => onSeparateCores(server, (cores) => overhead(server, cores)));
+		await measure('watch', '3. CPU per item with zones and comparison', () => onSeparateCores(server, (cores) => watchOverhead(server, cores)));
+		await measure('tracking', '3. CPU per item with 50 objects tracked', () => onSeparateCores(server, (cores) => trackingOverhead(server, cores)));
 		await measure('trackingQuality', '8. Tracking quality', async () => {
 			for (const cells of await trackingQualityRows(smoke)) row(...cells);
 		});

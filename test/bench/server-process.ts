@@ -9,6 +9,8 @@ export interface RemoteServer {
 	replay: { url: string; apiKey: string };
 	/** A replaying service that answers car.jpg with 50 objects (a crowded scene scaled to the photo). */
 	crowd: { url: string; apiKey: string };
+	/** The server's process, to pin it to a core of its own (cores.ts). */
+	pid: number;
 	setLatency(ms: number): Promise<void>;
 	close(): Promise<void>;
 }
@@ -19,12 +21,13 @@ export async function startServerProcess(): Promise<RemoteServer> {
 		execArgv: ['-r', 'ts-node/register/transpile-only'],
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
-	const info = await new Promise<Omit<RemoteServer, 'setLatency' | 'close'>>((resolve, reject) => {
+	const info = await new Promise<Omit<RemoteServer, 'pid' | 'setLatency' | 'close'>>((resolve, reject) => {
 		child.once('message', (message) => resolve(message as never));
 		child.once('exit', (code) => reject(new Error(`reference server exited with ${code}`)));
 	});
 	return {
 		...info,
+		pid: child.pid!,
 		setLatency: async (latencyMs) => {
 			const acknowledged = new Promise((resolve) => child.once('message', resolve));
 			child.send({ latencyMs });
