@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readChoice, readOptionalBoolean, readOptionalNumber } from '../parameters/readers';
+import { isoTime } from './isoTime';
 import { jsonLength } from './jsonLength';
 import { hasOwnField, ownField, setOwnField } from './records';
 import type { TrackingSettings, TrackingState } from './tracking';
@@ -202,7 +203,7 @@ export function compareWithPreviousLook(
 			const cooldown = JSON.stringify(cooldownName(kind, watch.cooldownScope, zone, label));
 			const start = ownField(cooldowns, cooldown) ?? earlierCooldown;
 			if (start !== undefined) {
-				heldBack.push({ ...held, heldBy: 'cooldown', cooldownScope: watch.cooldownScope, until: new Date(endOf(start)).toISOString() });
+				heldBack.push({ ...held, heldBy: 'cooldown', cooldownScope: watch.cooldownScope, until: isoTime(endOf(start)) });
 				return;
 			}
 			if (hasOwnField(lowerFor, where)) {
@@ -253,7 +254,7 @@ export function compareWithPreviousLook(
 	const sizeWithoutThisKey = previous === undefined ? measured : measured - entryLength(watch.key, previousLength) - (keysBefore > 1 ? 1 : 0);
 	// a look under other settings starts its tracks anew, as it does its counts
 	const tracking = current.tracking?.(comparing ? previous.tracking : undefined);
-	const nowIso = new Date(now).toISOString();
+	const nowIso = isoTime(now);
 	// none ended, none started: the look keeps the cooldowns it had
 	if (previous?.cooldowns && endedCooldowns === 0 && !(watch.cooldownMs > 0 && changed)) cooldowns = previous.cooldowns;
 	if (watch.cooldownMs > 0 && changed) {
@@ -271,8 +272,7 @@ export function compareWithPreviousLook(
 	if (watch.settings !== undefined) look.settings = watch.settings;
 	if (tracking) look.tracking = tracking;
 	const length = previous !== undefined && keepsWhatItKept(look, previous) ? previousLength : lookLength(look);
-	// defined, so a key such as "__proto__" is a key like any other
-	Object.defineProperty(looks, watch.key, { value: look, enumerable: true, writable: true, configurable: true });
+	setOwnField(looks, watch.key, look);
 	memo.written.set(watch.key, { look, length });
 	// set at every look: n8n saves the static data only when its proxy sees a set, and may keep the
 	// same static data objects from one execution to the next (looksToWrite)
@@ -288,7 +288,7 @@ export function compareWithPreviousLook(
 		changeByLabel: overall.change.changeByLabel,
 		previousCountsByLabel: overall.change.previousCountsByLabel,
 		previousSeenAt: previous?.seenAt ?? null,
-		cooldownUntil: lastEnd > -Infinity ? new Date(lastEnd).toISOString() : null,
+		cooldownUntil: lastEnd > -Infinity ? isoTime(lastEnd) : null,
 		heldBack,
 	};
 	if (changeByZone) comparison.zones = changeByZone;

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { namedEntries, numberFromText, readChoice, readOptionalBoolean, readOptionalNumber, shownValue, truncate } from '../parameters/readers';
 import type { Box } from './geometry';
+import { isoTime } from './isoTime';
 import { jsonLength, numberLength, textLength } from './jsonLength';
 import { countOneMore, hasOwnField, ownField, setOwnField } from './records';
 
@@ -127,16 +128,13 @@ export interface TrackingResult {
 	untracked: number;
 }
 
-/** The last time written, with its text: a key's arrivals are counted since one time look after look. */
-let lastWritten = { ms: NaN, text: '' };
-const iso = (ms: number) => (ms === lastWritten.ms ? lastWritten.text : (lastWritten = { ms, text: new Date(ms).toISOString() }).text);
 /** Each track's firstSeenAt text, made once: every look of a track gives it. */
 const firstSeenTexts = new WeakMap<StoredTrack, string>();
 
 function firstSeenAt(track: StoredTrack): string {
 	let text = firstSeenTexts.get(track);
 	if (text === undefined) {
-		text = iso(track.firstSeen);
+		text = isoTime(track.firstSeen);
 		firstSeenTexts.set(track, text);
 	}
 	return text;
@@ -236,7 +234,7 @@ export function trackObjects(
 			departed.push(
 				Object.assign(summary(track), {
 					firstSeenAt: firstSeenAt(track),
-					lastSeenAt: iso(track.lastSeen),
+					lastSeenAt: isoTime(track.lastSeen),
 					stayedSeconds: seconds(track.lastSeen - track.firstSeen),
 				}),
 			);
@@ -307,7 +305,7 @@ export function trackObjects(
 			newOverstayCount: overstays.filter((stay) => !stay.alreadyReported).length,
 			arrivalsByLabel: { ...state.arrivals.byLabel },
 			...(settings.zoned ? { arrivalsByZone: copyOfZoneCounts(state.arrivals.byZone) } : {}),
-			arrivalsSince: iso(state.arrivals.since),
+			arrivalsSince: isoTime(state.arrivals.since),
 			tracked: state.tracks.length,
 			untracked,
 		},
