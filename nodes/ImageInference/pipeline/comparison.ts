@@ -343,6 +343,7 @@ function cooldownName(kind: ChangeKind, scope: CooldownScope, zone: string | nul
 function reasonFor(firstLook: boolean, comparing: boolean, changed: boolean, heldBack: HeldBackChange[]): string {
 	if (firstLook) return 'first look for this key: nothing to compare with yet';
 	if (!comparing) return 'the threshold, labels, zones or sizes changed since the last look: this look is the new baseline';
+	if (heldBack.length === 0) return changed ? 'changed since the counts last reported' : 'no change since the counts last reported';
 	const why = [
 		...new Set(
 			heldBack.map((held) =>
@@ -352,7 +353,6 @@ function reasonFor(firstLook: boolean, comparing: boolean, changed: boolean, hel
 			),
 		),
 	].join('; ');
-	if (heldBack.length === 0) return changed ? 'changed since the counts last reported' : 'no change since the counts last reported';
 	return changed ? `changed since the counts last reported; some changes not reported yet: ${why}` : `changed since the counts last reported, not reported yet: ${why}`;
 }
 

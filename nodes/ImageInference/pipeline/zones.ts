@@ -320,14 +320,13 @@ export function placeDetection(detection: DetectedObject, image: ImageFacts, anc
 	// the contract's schema leaves a detection exactly these fields; built field by field, as spreads cost more
 	const { label, confidence, x, y, width, height } = detection;
 	const seen = seenBox(detection, image);
-	const placed: PlacedDetection = { label, confidence, x, y, width, height, relativeBox: image.size ? relativeBox(seen, image.size) : null };
-	if (image.zones.length) {
-		const point = anchorPoint(seen, anchor);
-		const zones: string[] = [];
-		for (const { name, points } of image.zones) if (insidePolygon(point, points)) zones.push(name);
-		placed.zones = zones;
-	}
-	return placed;
+	const box = image.size ? relativeBox(seen, image.size) : null;
+	if (!image.zones.length) return { label, confidence, x, y, width, height, relativeBox: box };
+	const point = anchorPoint(seen, anchor);
+	const zones: string[] = [];
+	for (const { name, points } of image.zones) if (insidePolygon(point, points)) zones.push(name);
+	// in the one literal: a field added to an object afterwards is kept in a store of its own, one more object a detection
+	return { label, confidence, x, y, width, height, relativeBox: box, zones };
 }
 
 /** Where the box is in the picture as people see it: zones and regions are drawn on that. */
