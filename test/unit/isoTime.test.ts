@@ -7,6 +7,9 @@ describe('isoTime: a time as ISO text', () => {
 		expect(isoTime(Date.UTC(2026, 10, 28, 11, 40, 59, 999))).toBe('2026-11-28T11:40:59.999Z');
 		expect(isoTime(Date.UTC(2026, 10, 28, 11, 41, 0, 0))).toBe('2026-11-28T11:41:00.000Z');
 		expect(isoTime(Date.UTC(2026, 10, 28, 11, 40, 10, 100))).toBe('2026-11-28T11:40:10.100Z');
+		expect(isoTime(Date.UTC(2026, 10, 28, 11, 40, 10, 10))).toBe('2026-11-28T11:40:10.010Z');
+		expect(isoTime(Date.UTC(2026, 10, 28, 11, 40, 10, 9))).toBe('2026-11-28T11:40:10.009Z');
+		expect(isoTime(Date.UTC(2026, 10, 28, 11, 40, 10, 99))).toBe('2026-11-28T11:40:10.099Z');
 	});
 
 	it('agrees with Date across minutes, years, before 1970 and at the ends of what Date holds', () => {
@@ -31,6 +34,9 @@ describe('isoTime: a time as ISO text', () => {
 			expect(toISOString).toHaveBeenCalledTimes(1);
 			expect(isoTime(minute + 60_000)).toBe('2030-01-01T08:16:00.000Z');
 			expect(toISOString).toHaveBeenCalledTimes(2);
+			// the last millisecond Date holds is in a minute like any other
+			expect([isoTime(8.64e15), isoTime(8.64e15)]).toEqual(['+275760-09-13T00:00:00.000Z', '+275760-09-13T00:00:00.000Z']);
+			expect(toISOString).toHaveBeenCalledTimes(3);
 		} finally {
 			toISOString.mockRestore();
 		}

@@ -3,7 +3,7 @@ const DATE_LIMIT_MS = 8.64e15;
 const MINUTE_MS = 60_000;
 
 /** The minute last written: its first millisecond, and its ISO text up to the seconds. */
-let minute = { start: NaN, text: '' };
+let minute: { start: number; text: string } | undefined;
 
 /**
  * A time as ISO text, exactly as Date's toISOString writes it (`2026-11-28T11:40:29.021Z`). Every
@@ -14,7 +14,7 @@ export function isoTime(ms: number): string {
 	if (!Number.isInteger(ms) || Math.abs(ms) > DATE_LIMIT_MS) return new Date(ms).toISOString();
 	const intoMinute = ((ms % MINUTE_MS) + MINUTE_MS) % MINUTE_MS;
 	const start = ms - intoMinute;
-	if (start !== minute.start) minute = { start, text: new Date(start).toISOString().slice(0, -'00.000Z'.length) };
+	if (start !== minute?.start) minute = { start, text: new Date(start).toISOString().slice(0, -'00.000Z'.length) };
 	const seconds = Math.floor(intoMinute / 1000);
 	const millis = intoMinute - seconds * 1000;
 	return `${minute.text}${seconds < 10 ? '0' : ''}${seconds}.${millis < 100 ? (millis < 10 ? '00' : '0') : ''}${millis}Z`;
