@@ -26,6 +26,8 @@ cache_root="${N8N_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-image-inf
 dir="$cache_root/n8n-$version"
 log="$cache_root/n8n-$version.install.log"
 needed_mb=2500
+install_attempts=3
+retry_seconds=90
 
 say() { echo "install-n8n: $*" >&2; }
 fail() { say "$*"; exit 1; }
@@ -135,7 +137,24 @@ node_bin="$node_home/bin"
 export PATH="$node_bin:$PATH"
 # Native modules are built against this Node's headers, whatever ~/.npmrc says.
 export npm_config_nodedir="$node_home"
-"${npm[@]}" install --ignore-scripts >>"$log" 2>&1 || explain_failure "npm install n8n@$version"
+# The registry can for a few minutes list a package without a version that others already depend
+# on (ETARGET, "No matching version found"): a later try, asking the registry again rather than
+# npm's cache, finds it. A version that was never published fails the same way three times.
+attempt=1 fresh=()
+while :; do
+  status=0
+  "${npm[@]}" install --ignore-scripts "${fresh[@]}" >"$log.try" 2>&1 || status=$?
+  cat "$log.try" >>"$log"
+  [ $status -eq 0 ] && break
+  missing="$(grep -m1 -oE 'No matching version found for [^ ]+[^. ]' "$log.try")" || explain_failure "npm install n8n@$version"
+  missing="${missing#No matching version found for }"
+  [ $attempt -lt $install_attempts ] ||
+    fail "npm install n8n@$version failed: $missing is not in the registry, after $install_attempts tries $retry_seconds s apart. n8n $version may pin a version that was never published: try another n8n version."
+  say "the registry does not list $missing yet (n8n $version needs it); trying again in $retry_seconds s"
+  sleep "$retry_seconds"
+  attempt=$((attempt + 1)) fresh=(--prefer-online)
+done
+rm -f "$log.try"
 "${npm[@]}" rebuild sqlite3 --ignore-scripts=false --foreground-scripts >>"$log" 2>&1 ||
   explain_failure "building the SQLite driver (npm rebuild sqlite3)"
 unset npm_config_nodedir

