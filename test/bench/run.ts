@@ -20,7 +20,7 @@ import { startServerProcess } from './server-process';
 import { trackingQualityRows } from './tracking-quality';
 import { compareWithHttpRequestNode } from './versus-http-request';
 import { SYNTHETIC_DETECT_MODEL } from './models';
-import { pinToSeparateCores } from './cores';
+import { onSeparateCores } from './cores';
 import { MAX_WATCH_KEYS } from '../../nodes/ImageInference/pipeline/comparison';
 import { phoneBatchRows } from './phone-batch-rows';
 import { queueWorkersRows } from './queue-workers';
@@ -288,16 +288,6 @@ async function trackingOverhead(server: RemoteServer, cores: string) {
 	);
 }
 
-/** Benchmark 3 with the node and the reference server each on a core of its own (cores.ts); the row says whether they were. */
-async function onSeparateCores(server: RemoteServer, benchmark: (cores: string) => Promise<void>) {
-	const { pinned, release } = pinToSeparateCores(server.pid);
-	try {
-		await benchmark(pinned ? 'node and service each on a core of its own' : 'node and service not pinned to cores');
-	} finally {
-		release();
-	}
-}
-
 /** The node's static data after one look of each of `count` other cameras, taken by the node itself. */
 async function keysOfOtherCameras(server: RemoteServer, count: number): Promise<IDataObject> {
 	// the harness writes what the node saved back into the object it was given, as n8n saves it
@@ -374,9 +364,9 @@ async function main() {
 	try {
 		await measure('throughput', '1. Throughput', () => throughput(server));
 		await measure('attachments', '5. One item with 10 image attachments', () => attachments(server));
-		await measure('overhead', '3. CPU per item', () => onSeparateCores(server, (cores) => overhead(server, cores)));
-		await measure('watch', '3. CPU per item with zones and comparison', () => onSeparateCores(server, (cores) => watchOverhead(server, cores)));
-		await measure('tracking', '3. CPU per item with 50 objects tracked', () => onSeparateCores(server, (cores) => trackingOverhead(server, cores)));
+		await measure('overhead', '3. CPU per item', () => onSeparateCores(server.pid, (cores) => overhead(server, cores)));
+		await measure('watch', '3. CPU per item with zones and comparison', () => onSeparateCores(server.pid, (cores) => watchOverhead(server, cores)));
+		await measure('tracking', '3. CPU per item with 50 objects tracked', () => onSeparateCores(server.pid, (cores) => trackingOverhead(server, cores)));
 		await measure('trackingQuality', '8. Tracking quality', async () => {
 			for (const cells of await trackingQualityRows(smoke)) row(...cells);
 		});
