@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { anchorPoint, areaFraction, edgesCross, inAngleOrder, insidePolygon, polygonArea, relativeBox, toPixels } from '../../nodes/ImageInference/pipeline/geometry';
+import { anchorPoint, areaFraction, boundedPolygon, edgesCross, inAngleOrder, insideBoundedPolygon, insidePolygon, polygonArea, relativeBox, toPixels } from '../../nodes/ImageInference/pipeline/geometry';
 import type { Point } from '../../nodes/ImageInference/pipeline/geometry';
 import type { DetectedObject } from '../../nodes/ImageInference/contract';
 import { countDetections } from '../../nodes/ImageInference/pipeline/counts';
@@ -129,6 +129,62 @@ describe('point in polygon', () => {
 		expect(outside).toEqual([]);
 		// and a point a thousandth of a pixel beside a border is not on it
 		expect(insidePolygon([600, 400 - 0.001], zone)).toBe(false);
+	});
+
+	it('a polygon’s box never changes the answer: points on, beside and a hair off every border, and at the box’s own limits', () => {
+		const zone24mp = toPixels(
+			[
+				[0.1, 0.1],
+				[0.7, 0.13],
+				[0.93, 0.9],
+				[0.2, 0.77],
+			],
+			{ width: 6000, height: 4000 },
+		);
+		const scaled = toPixels(
+			[
+				[0.1, 0.1],
+				[0.7, 0.1],
+				[0.7, 0.9],
+			],
+			{ width: 676, height: 380 },
+		);
+		let outsideTheCornersButOnABorder = 0;
+		for (const polygon of [square, ell, scaled, zone24mp, [...zone24mp].reverse()]) {
+			const bounded = boundedPolygon(polygon);
+			const xs = polygon.map(([x]) => x);
+			const ys = polygon.map(([, y]) => y);
+			const points: Point[] = [];
+			polygon.forEach(([ax, ay], edge) => {
+				const [bx, by] = polygon[(edge + 1) % polygon.length];
+				for (const along of [0, 0.25, 0.5, 1]) {
+					// a hair off the border: within the slack a border point is given (1e-9 of the edge), and beyond it
+					for (const off of [0, 1e-7, 1e-6, 1e-5, 1e-3, 1]) {
+						for (const [dx, dy] of [[-off, 0], [off, 0], [0, -off], [0, off]]) points.push([ax + along * (bx - ax) + dx, ay + along * (by - ay) + dy]);
+					}
+				}
+			});
+			const middle: Point = [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+			points.push([bounded.left, middle[1]], [bounded.right, middle[1]], [middle[0], bounded.top], [middle[0], bounded.bottom], middle);
+			for (const point of points) {
+				expect([point, insideBoundedPolygon(point, bounded)]).toEqual([point, insidePolygon(point, polygon)]);
+				const pastTheCorners = point[0] < Math.min(...xs) || point[0] > Math.max(...xs) || point[1] < Math.min(...ys) || point[1] > Math.max(...ys);
+				if (pastTheCorners && insidePolygon(point, polygon)) outsideTheCornersButOnABorder++;
+			}
+		}
+		// the box is widened by the slack: some border points lie past the polygon's corners
+		expect(outsideTheCornersButOnABorder).toBeGreaterThan(0);
+		// a square's borders reach the box's own limits (within the slack), and a hair past them is outside
+		const hundred = boundedPolygon([
+			[0, 0],
+			[100, 0],
+			[100, 100],
+			[0, 100],
+		]);
+		const limits: Point[] = [[hundred.left, 50], [hundred.right, 50], [50, hundred.top], [50, hundred.bottom]];
+		expect(limits.map((point) => insideBoundedPolygon(point, hundred))).toEqual([true, true, true, true]);
+		const past: Point[] = [[hundred.left - 1e-9, 50], [hundred.right + 1e-9, 50], [50, hundred.top - 1e-9], [50, hundred.bottom + 1e-9]];
+		expect(past.map((point) => insideBoundedPolygon(point, hundred))).toEqual([false, false, false, false]);
 	});
 
 	it('handles a triangle and a star-like polygon whose edges cross the ray several times', () => {
@@ -299,7 +355,7 @@ describe('placing detections', () => {
 		const watched = options({ ignoreRegions: [[[0, 0], [0.1, 0], [0.1, 0.1]]] });
 		const wide = imageFacts(watched, { width: 200, height: 100, orientation: 1 });
 		expect(wide.zones.map((zone) => zone.points[1])).toEqual([[100, 0], [200, 50]]);
-		expect(wide.ignoreRegions).toEqual([[[0, 0], [20, 0], [20, 10]]]);
+		expect(wide.ignoreRegions?.map((region) => region.points)).toEqual([[[0, 0], [20, 0], [20, 10]]]);
 		const again = imageFacts(watched, { width: 200, height: 100 });
 		expect([again.zones, again.ignoreRegions]).toEqual([wide.zones, wide.ignoreRegions]);
 		expect(again.zones).toBe(wide.zones);
@@ -315,7 +371,7 @@ describe('placing detections', () => {
 		let read = 0;
 		const ruled = { name: 'left', points: [[0, 0], [100, 0], [100, 100], [0, 100]] as Point[] };
 		Object.defineProperty(ruled, 'rules', { enumerable: true, get: () => (read++, { labels: ['car'] }) });
-		const image = { size, zones: [ruled] };
+		const image = { size, zones: [Object.assign(ruled, boundedPolygon(ruled.points))] };
 		const person = { ...topLeft, label: 'person', relativeBox: null, zones: ['left'] };
 		for (let look = 0; look < 3; look++) {
 			const kept = zonesAndSizes.keep([{ ...person, zones: ['left'] }], image, { zonesAndSizes: options({ zones: [ruled] }) });
@@ -408,6 +464,18 @@ describe('placing detections', () => {
 		expect(kept.map((detection) => detection.zones)).toEqual([[], [], ['bottom']]);
 		expect(countDetections(kept, [], image).countsByZone).toEqual({ left: {}, bottom: { car: 1 } });
 		expect(keptBy({ ...personOnlyLeft, onlyInZones: true }, size, [topLeft, standing, both])).toEqual([both]);
+	});
+
+	it('a detection every zone of which counts it keeps the list it was placed with; one a zone drops gets a new list', () => {
+		const carsOnlyLeft = options();
+		carsOnlyLeft.zones[0].rules = { labels: ['car'] };
+		const { image, placed } = placeDetections(carsOnlyLeft, size, [topLeft, { ...both, label: 'person' }]);
+		const placedZones = placed.map((detection) => detection.zones);
+		const kept = zonesAndSizes.keep(placed, image, { zonesAndSizes: carsOnlyLeft });
+		expect(kept.map((detection) => detection.zones)).toEqual([['left'], ['bottom']]);
+		expect(kept[0].zones).toBe(placedZones[0]);
+		expect(kept[1].zones).not.toBe(placedZones[1]);
+		expect(placedZones[1]).toEqual(['left', 'bottom']);
 	});
 
 	it('a zone’s own Min / Max Object Size replace the node’s for the objects in it; the others keep the node’s', () => {

@@ -151,7 +151,6 @@ export function compareWithPreviousLook(
 	const { looks, memo } = looksToWrite(store);
 	const hadKey = hasOwnField(looks, watch.key);
 	const previous = hadKey ? looks[watch.key] : undefined;
-	const endOf = (start: string) => Date.parse(start) + watch.cooldownMs;
 	// the cooldowns still running, and when the last of them ends
 	let cooldowns: Record<string, string> = {};
 	let cooldownCount = 0;
@@ -160,7 +159,7 @@ export function compareWithPreviousLook(
 	const previousCooldowns = previous?.cooldowns ?? {};
 	for (const name in previousCooldowns) {
 		const start = previousCooldowns[name];
-		const end = endOf(start);
+		const end = cooldownEnd(start, watch);
 		if (end <= now) {
 			endedCooldowns++;
 			continue;
@@ -169,62 +168,12 @@ export function compareWithPreviousLook(
 		cooldownCount++;
 		lastEnd = Math.max(lastEnd, end);
 	}
-	const earlierCooldown = previous?.reportedAt !== undefined && endOf(previous.reportedAt) > now ? previous.reportedAt : undefined;
-	if (earlierCooldown !== undefined) lastEnd = Math.max(lastEnd, endOf(earlierCooldown));
+	const earlierCooldown = previous?.reportedAt !== undefined && cooldownEnd(previous.reportedAt, watch) > now ? previous.reportedAt : undefined;
+	if (earlierCooldown !== undefined) lastEnd = Math.max(lastEnd, cooldownEnd(earlierCooldown, watch));
 	const comparing = previous !== undefined && previous.settings === watch.settings;
 
-	const startedCooldowns: string[] = [];
-	const lowerFor: Record<string, number> = {};
-	let lowerForCount = 0;
-	const heldBack: HeldBackChange[] = [];
-	/**
-	 * Judges each label's difference from the counts as last reported; gives what is reported and
-	 * the counts to keep (the reported counts themselves when none of them changes: a look is never
-	 * changed once kept).
-	 */
-	const judge = (zone: string | null, reported: Counts, counts: Counts): { change: Change; kept: Counts } => {
-		const change: Change = { appeared: [], disappeared: [], changeByLabel: {}, previousCountsByLabel: { ...reported } };
-		if (!comparing) return { change, kept: { ...counts } };
-		let kept = reported;
-		const judgeLabel = (label: string, before: number, after: number) => {
-			if (before === after) return;
-			const kind: ChangeKind = after > before ? 'arrival' : 'departure';
-			const held = { label, zone, change: after - before, kind };
-			const where = JSON.stringify([zone, label]);
-			if (kind === 'departure') {
-				const lowerForLooks = (ownField(previous.lowerFor ?? {}, where) ?? 0) + 1;
-				lowerFor[where] = lowerForLooks;
-				lowerForCount++;
-				if (lowerForLooks < watch.departureAfterLooks) {
-					heldBack.push({ ...held, heldBy: 'departureAfterLooks', lowerForLooks });
-					return;
-				}
-			}
-			const cooldown = JSON.stringify(cooldownName(kind, watch.cooldownScope, zone, label));
-			const start = ownField(cooldowns, cooldown) ?? earlierCooldown;
-			if (start !== undefined) {
-				heldBack.push({ ...held, heldBy: 'cooldown', cooldownScope: watch.cooldownScope, until: isoTime(endOf(start)) });
-				return;
-			}
-			if (hasOwnField(lowerFor, where)) {
-				delete lowerFor[where];
-				lowerForCount--;
-			}
-			startedCooldowns.push(cooldown);
-			setOwnField(change.changeByLabel, label, held.change);
-			if (before === 0) change.appeared.push(label);
-			if (kept === reported) kept = { ...reported };
-			if (after === 0) {
-				change.disappeared.push(label);
-				delete kept[label];
-			} else setOwnField(kept, label, after);
-		};
-		for (const label in reported) judgeLabel(label, reported[label], ownField(counts, label) ?? 0);
-		for (const label in counts) if (!hasOwnField(reported, label)) judgeLabel(label, 0, counts[label]);
-		return { change, kept };
-	};
-
-	const overall = judge(null, previous?.counts ?? {}, current.counts);
+	const judging: Judging = { watch, comparing, cooldowns, earlierCooldown, lowerForBefore: previous?.lowerFor ?? {}, startedCooldowns: [], lowerFor: {}, lowerForCount: 0, heldBack: [] };
+	const overall = judge(judging, null, previous?.counts ?? {}, current.counts);
 	let keptByZone: Record<string, Counts> | undefined;
 	let changeByZone: Record<string, Change> | undefined;
 	if (current.zones) {
@@ -234,7 +183,7 @@ export function compareWithPreviousLook(
 		let keptAsReported = true;
 		for (const zone in current.zones) {
 			const reported = previous?.zones && ownField(previous.zones, zone);
-			const { change, kept } = judge(zone, reported ?? {}, current.zones[zone]);
+			const { change, kept } = judge(judging, zone, reported ?? {}, current.zones[zone]);
 			setOwnField(keptByZone, zone, kept);
 			setOwnField(changeByZone, zone, change);
 			zoneCount++;
@@ -243,6 +192,7 @@ export function compareWithPreviousLook(
 		// no zone's counts changed: the look keeps the reported ones, as it does the counts of the whole image
 		if (keptAsReported && previous?.zones && Object.keys(previous.zones).length === zoneCount) keptByZone = previous.zones;
 	}
+	const { startedCooldowns, lowerFor, lowerForCount, heldBack } = judging;
 	const changed = startedCooldowns.length > 0;
 
 	// measured before tracking moves the previous look's tracks on, in place
@@ -262,7 +212,7 @@ export function compareWithPreviousLook(
 			if (!hasOwnField(cooldowns, name)) cooldownCount++;
 			cooldowns[name] = nowIso;
 		}
-		lastEnd = Math.max(lastEnd, endOf(nowIso));
+		lastEnd = Math.max(lastEnd, cooldownEnd(nowIso, watch));
 	}
 	const look: RememberedLook = { seenAt: nowIso, counts: overall.kept };
 	if (keptByZone) look.zones = keptByZone;
@@ -279,7 +229,7 @@ export function compareWithPreviousLook(
 	store.looks = looks;
 	forgetOldest(looks, memo, watch.key, keysBefore + (hadKey ? 0 : 1), sizeWithoutThisKey + entryLength(watch.key, length));
 
-	const comparison: Comparison = {
+	const comparison = {
 		key: watch.key,
 		changed,
 		reason: reasonFor(previous === undefined, comparing, changed, heldBack),
@@ -291,8 +241,91 @@ export function compareWithPreviousLook(
 		cooldownUntil: lastEnd > -Infinity ? isoTime(lastEnd) : null,
 		heldBack,
 	};
-	if (changeByZone) comparison.zones = changeByZone;
-	return comparison;
+	// in the one literal: the output keeps the comparison, and a field added afterwards gets a store of its own
+	return changeByZone ? { ...comparison, zones: changeByZone } : comparison;
+}
+
+/** What judging one look gathers across the whole image and its zones. */
+interface Judging {
+	watch: Watch;
+	/** The previous look was taken under the same settings: its counts are compared with. */
+	comparing: boolean;
+	/** The running cooldowns, by name (cooldownName's JSON) → when the change that started it was reported. */
+	cooldowns: Record<string, string>;
+	/** The one cooldown of a look an earlier version of the node kept, while it runs. */
+	earlierCooldown: string | undefined;
+	/** The previous look's lowerFor. */
+	lowerForBefore: Record<string, number>;
+	/** The names of the cooldowns the changes this look reports start. */
+	startedCooldowns: string[];
+	/** Per JSON [zone or null, label]: how many looks in a row the count has been lower than reported. */
+	lowerFor: Record<string, number>;
+	lowerForCount: number;
+	heldBack: HeldBackChange[];
+}
+
+/**
+ * Judges each label's difference from the counts as last reported; gives what is reported and
+ * the counts to keep (the reported counts themselves when none of them changes: a look is never
+ * changed once kept).
+ */
+function judge(judging: Judging, zone: string | null, reported: Counts, counts: Counts): { change: Change; kept: Counts } {
+	const change: Change = { appeared: [], disappeared: [], changeByLabel: {}, previousCountsByLabel: { ...reported } };
+	if (!judging.comparing) return { change, kept: { ...counts } };
+	let kept = reported;
+	for (const label in reported) {
+		const before = reported[label];
+		const after = ownField(counts, label) ?? 0;
+		if (before !== after && reports(judging, change, zone, label, before, after)) kept = keptWith(kept, reported, label, after);
+	}
+	for (const label in counts) {
+		if (!hasOwnField(reported, label) && counts[label] !== 0 && reports(judging, change, zone, label, 0, counts[label])) kept = keptWith(kept, reported, label, counts[label]);
+	}
+	return { change, kept };
+}
+
+/** Whether this look reports a label's change (into `change`), or holds it back (into `judging.heldBack`). */
+function reports(judging: Judging, change: Change, zone: string | null, label: string, before: number, after: number): boolean {
+	const { watch } = judging;
+	const kind: ChangeKind = after > before ? 'arrival' : 'departure';
+	const held = { label, zone, change: after - before, kind };
+	const where = JSON.stringify([zone, label]);
+	if (kind === 'departure') {
+		const lowerForLooks = (ownField(judging.lowerForBefore, where) ?? 0) + 1;
+		judging.lowerFor[where] = lowerForLooks;
+		judging.lowerForCount++;
+		if (lowerForLooks < watch.departureAfterLooks) {
+			judging.heldBack.push({ ...held, heldBy: 'departureAfterLooks', lowerForLooks });
+			return false;
+		}
+	}
+	const cooldown = JSON.stringify(cooldownName(kind, watch.cooldownScope, zone, label));
+	const start = ownField(judging.cooldowns, cooldown) ?? judging.earlierCooldown;
+	if (start !== undefined) {
+		judging.heldBack.push({ ...held, heldBy: 'cooldown', cooldownScope: watch.cooldownScope, until: isoTime(cooldownEnd(start, watch)) });
+		return false;
+	}
+	if (hasOwnField(judging.lowerFor, where)) {
+		delete judging.lowerFor[where];
+		judging.lowerForCount--;
+	}
+	judging.startedCooldowns.push(cooldown);
+	setOwnField(change.changeByLabel, label, held.change);
+	if (before === 0) change.appeared.push(label);
+	if (after === 0) change.disappeared.push(label);
+	return true;
+}
+
+/** The counts to keep with a reported change of `label`: a copy of the reported counts the first time one changes. */
+function keptWith(kept: Counts, reported: Counts, label: string, after: number): Counts {
+	const counts = kept === reported ? { ...reported } : kept;
+	if (after === 0) delete counts[label];
+	else setOwnField(counts, label, after);
+	return counts;
+}
+
+function cooldownEnd(start: string, watch: Watch): number {
+	return Date.parse(start) + watch.cooldownMs;
 }
 
 /**

@@ -78,7 +78,8 @@ export function anchorPoint(box: Box, anchor: Anchor): Point {
  * work; a point on an edge or a corner counts as inside, whichever way the polygon is walked).
  */
 export function insidePolygon(point: Point, polygon: readonly Point[]): boolean {
-	const [px, py] = point;
+	const px = point[0];
+	const py = point[1];
 	let inside = false;
 	for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
 		const xi = polygon[i][0];
@@ -92,11 +93,47 @@ export function insidePolygon(point: Point, polygon: readonly Point[]): boolean 
 }
 
 function onSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): boolean {
-	// relative points scaled to pixels carry rounding (0.1 × 676 = 67.60000000000001)
-	const length = Math.max(1, Math.abs(bx - ax) + Math.abs(by - ay));
-	const slack = 1e-9 * length;
+	const length = edgeLength(ax, ay, bx, by);
+	const slack = EDGE_SLACK * length;
 	if (px < Math.min(ax, bx) - slack || px > Math.max(ax, bx) + slack || py < Math.min(ay, by) - slack || py > Math.max(ay, by) + slack) return false;
 	return Math.abs((bx - ax) * (py - ay) - (by - ay) * (px - ax)) <= slack * length;
+}
+
+/** How far, per unit of an edge's length, a point may miss the edge and still be on it: relative points scaled to pixels carry rounding (0.1 × 676 = 67.60000000000001). */
+const EDGE_SLACK = 1e-9;
+
+/** An edge's length as onSegment measures it: across plus down, at least 1. */
+function edgeLength(ax: number, ay: number, bx: number, by: number): number {
+	return Math.max(1, Math.abs(bx - ax) + Math.abs(by - ay));
+}
+
+/** A polygon and the box around it, widened by the slack a point on an edge is given: a point outside the box is outside the polygon. */
+export interface BoundedPolygon {
+	points: readonly Point[];
+	left: number;
+	top: number;
+	right: number;
+	bottom: number;
+}
+
+export function boundedPolygon(points: readonly Point[]): BoundedPolygon {
+	let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+	let slack = 0;
+	for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
+		const [x, y] = points[i];
+		left = Math.min(left, x);
+		top = Math.min(top, y);
+		right = Math.max(right, x);
+		bottom = Math.max(bottom, y);
+		slack = Math.max(slack, EDGE_SLACK * edgeLength(points[j][0], points[j][1], x, y));
+	}
+	return { points, left: left - slack, top: top - slack, right: right + slack, bottom: bottom + slack };
+}
+
+/** insidePolygon, told in four comparisons for a point outside the polygon's box: most objects are outside most zones. */
+export function insideBoundedPolygon(point: Point, polygon: BoundedPolygon): boolean {
+	if (point[0] < polygon.left || point[0] > polygon.right || point[1] < polygon.top || point[1] > polygon.bottom) return false;
+	return insidePolygon(point, polygon.points);
 }
 
 /** The box in fractions of the image's width and height (0–1 inside the image), four decimals. */

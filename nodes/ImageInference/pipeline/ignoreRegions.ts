@@ -1,4 +1,4 @@
-import { anchorPoint, insidePolygon } from './geometry';
+import { anchorPoint, insideBoundedPolygon } from './geometry';
 import type { DetectionStep } from './types';
 import { seenBox } from './zones';
 
@@ -11,7 +11,7 @@ export const ignoreRegions: DetectionStep = {
 		if (!regions) return detections;
 		return detections.filter((detection) => {
 			const point = anchorPoint(seenBox(detection, image), anchor);
-			return !regions.some((region) => insidePolygon(point, region));
+			return !regions.some((region) => insideBoundedPolygon(point, region));
 		});
 	},
 };

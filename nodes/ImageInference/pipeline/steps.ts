@@ -85,7 +85,7 @@ export function runDetectionPipeline(
 			tracked = trackObjects(state, detections as TrackedObject[], settings, watch.now);
 			return state;
 		});
-	const look = { counts: results.countsByLabel, ...(results.countsByZone ? { zones: results.countsByZone } : {}), ...(tracking ? { tracking } : {}) };
+	const look = { counts: results.countsByLabel, zones: results.countsByZone, tracking };
 	const comparison = compareWithPreviousLook(watch.store, watch.watch, look, watch.now);
 	if (!tracked) return { results, leftOut, warnings, comparison };
 	// the detections are this answer's own (placeDetection made them): each gains its track's fields

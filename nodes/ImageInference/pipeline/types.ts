@@ -1,5 +1,5 @@
 import type { DetectedObject } from '../contract';
-import type { Anchor, Box, Point, Size, StoredPicture } from './geometry';
+import type { Anchor, BoundedPolygon, Box, Point, Size, StoredPicture } from './geometry';
 
 /** A detection as the steps see it: the service's, with its box in fractions of the image (null when the size is unknown) and, with zones set, the zones its anchor is in. */
 export type PlacedDetection = DetectedObject & { relativeBox: Box | null; zones?: string[] };
@@ -64,9 +64,9 @@ export interface ImageFacts {
 	size?: Size;
 	/** The pixels the service's boxes are in, when they are shown turned or mirrored (EXIF orientation). */
 	stored?: StoredPicture;
-	zones: Zone[];
+	zones: Array<Pick<Zone, 'name' | 'rules'> & BoundedPolygon>;
 	/** The Ignore Regions in those pixels. */
-	ignoreRegions?: Point[][];
+	ignoreRegions?: BoundedPolygon[];
 }
 
 /** One step of what happens to the service's detections; adding one is a file and a line in steps.ts. */

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { DetectedObject } from '../contract';
 import { numberFromText, readChoice, readOptionalBoolean, readOptionalNumber, shownValue, truncate } from '../parameters/readers';
 import type { Box, Point, Size, StoredPicture } from './geometry';
-import { anchorPoint, areaFraction, edgesCross, inAngleOrder, insidePolygon, polygonArea, relativeBox, toPixels, uprightBox, uprightSize } from './geometry';
+import { anchorPoint, areaFraction, boundedPolygon, edgesCross, inAngleOrder, insideBoundedPolygon, polygonArea, relativeBox, toPixels, uprightBox, uprightSize } from './geometry';
 import { parseLabelList } from './labels';
 import { madeOncePer } from './madeOnce';
 import type { DetectionStep, ImageFacts, PlacedDetection, Zone, ZoneAndSizeOptions, ZoneRules } from './types';
@@ -41,11 +41,13 @@ export const zonesAndSizes: DetectionStep = {
 		};
 		return detections.filter((detection) => {
 			if (rulesOf.size > 0 && detection.zones?.length) {
-				detection.zones = detection.zones.filter((name) => {
+				const fitting = detection.zones.filter((name) => {
 					const rules = rulesOf.get(name);
 					if (!rules) return fits(detection, options.minSize, options.maxSize);
 					return (!rules.labels || rules.labels.includes(detection.label)) && fits(detection, rules.minSize ?? options.minSize, rules.maxSize ?? options.maxSize);
 				});
+				// the list placeDetection sized is kept when every zone counts the object; a shorter one is sized anew (slice)
+				if (fitting.length < detection.zones.length) detection.zones = fitting.slice();
 			}
 			const inAZone = (detection.zones?.length ?? 0) > 0;
 			if (!(rulesOf.size > 0 && inAZone) && !fits(detection, options.minSize, options.maxSize)) return false;
@@ -292,9 +294,9 @@ const lastPlaces = new WeakMap<ZoneAndSizeOptions, { width?: number; height?: nu
 function placesInPixels(options: ZoneAndSizeOptions, size: Size | undefined): Pick<ImageFacts, 'zones' | 'ignoreRegions'> {
 	const last = lastPlaces.get(options);
 	if (last && last.width === size?.width && last.height === size?.height) return last.places;
-	const inPixels = (points: Point[]) => (options.units === 'relative' && size ? toPixels(points, size) : points);
+	const inPixels = (points: Point[]) => boundedPolygon(options.units === 'relative' && size ? toPixels(points, size) : points);
 	const places = {
-		zones: options.zones.map((zone) => ({ ...zone, points: inPixels(zone.points) })),
+		zones: options.zones.map((zone) => ({ ...zone, ...inPixels(zone.points) })),
 		...(options.ignoreRegions ? { ignoreRegions: options.ignoreRegions.map(inPixels) } : {}),
 	};
 	lastPlaces.set(options, { width: size?.width, height: size?.height, places });
@@ -302,7 +304,7 @@ function placesInPixels(options: ZoneAndSizeOptions, size: Size | undefined): Pi
 }
 
 /** Each zone list's zones with rules of their own, by name. */
-const zoneRulesByName = madeOncePer((zones: Zone[]) => new Map(zones.flatMap(({ name, rules: own }) => (own ? [[name, own] as const] : []))));
+const zoneRulesByName = madeOncePer((zones: ImageFacts['zones']) => new Map(zones.flatMap(({ name, rules: own }) => (own ? [[name, own] as const] : []))));
 
 /** A warning for each zone in pixels that reaches past the image, once its size is known: drawn on a larger frame, or a typo. */
 export function zonesPastTheImage(options: ZoneAndSizeOptions, size: Size | undefined): string[] {
@@ -323,8 +325,8 @@ export function placeDetection(detection: DetectedObject, image: ImageFacts, anc
 	const box = image.size ? relativeBox(seen, image.size) : null;
 	if (!image.zones.length) return { label, confidence, x, y, width, height, relativeBox: box };
 	const point = anchorPoint(seen, anchor);
-	const zones: string[] = [];
-	for (const { name, points } of image.zones) if (insidePolygon(point, points)) zones.push(name);
+	// each output detection keeps its list: map makes it to its length, where push or filter leave room for 17 names
+	const zones = image.zones.filter((zone) => insideBoundedPolygon(point, zone)).map((zone) => zone.name);
 	// in the one literal: a field added to an object afterwards is kept in a store of its own, one more object a detection
 	return { label, confidence, x, y, width, height, relativeBox: box, zones };
 }

@@ -160,7 +160,8 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 	const aboutImage: IDataObject = {
 		...aboutTheImage(plan.image, size, plan.skippedFiles),
 		...(warnings.length ? { warnings } : {}),
-		...(comparison ? { comparison: { ...comparison } } : {}),
+		// the pipeline made it for this item alone: the output takes it as it is
+		...(comparison ? { comparison: comparison as unknown as IDataObject } : {}),
 		...(tracking ? { tracking: { ...tracking } } : {}),
 	};
 	return detectOutputItems(results, aboutImage, binary, plan.itemIndex, fields);
