@@ -187,6 +187,23 @@ describe('point in polygon', () => {
 		expect(past.map((point) => insideBoundedPolygon(point, hundred))).toEqual([false, false, false, false]);
 	});
 
+	it('answers for a point outside a polygon’s box without reading the polygon’s points', () => {
+		let reads = 0;
+		const bounded = boundedPolygon(square);
+		const points = new Proxy(bounded.points, {
+			get(target, key, receiver) {
+				if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+				return Reflect.get(target, key, receiver);
+			},
+		});
+		const counted = { ...bounded, points };
+		const beside: Point[] = [[-1, 5], [11, 5], [5, -1], [5, 11]];
+		expect(beside.map((point) => insideBoundedPolygon(point, counted))).toEqual([false, false, false, false]);
+		expect(reads).toBe(0);
+		expect(insideBoundedPolygon([5, 5], counted)).toBe(true);
+		expect(reads).toBeGreaterThan(0);
+	});
+
 	it('handles a triangle and a star-like polygon whose edges cross the ray several times', () => {
 		const triangle: Point[] = [
 			[0, 0],

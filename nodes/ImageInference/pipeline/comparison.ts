@@ -274,18 +274,18 @@ function judge(judging: Judging, zone: string | null, reported: Counts, counts: 
 	if (!judging.comparing) return { change, kept: { ...counts } };
 	let kept = reported;
 	for (const label in reported) {
-		const before = reported[label];
 		const after = ownField(counts, label) ?? 0;
-		if (before !== after && reports(judging, change, zone, label, before, after)) kept = keptWith(kept, reported, label, after);
+		if (reports(judging, change, zone, label, reported[label], after)) kept = keptWith(kept, reported, label, after);
 	}
 	for (const label in counts) {
-		if (!hasOwnField(reported, label) && counts[label] !== 0 && reports(judging, change, zone, label, 0, counts[label])) kept = keptWith(kept, reported, label, counts[label]);
+		if (!hasOwnField(reported, label) && reports(judging, change, zone, label, 0, counts[label])) kept = keptWith(kept, reported, label, counts[label]);
 	}
 	return { change, kept };
 }
 
-/** Whether this look reports a label's change (into `change`), or holds it back (into `judging.heldBack`). */
+/** Whether this look reports a change of the label's count (into `change`); false when the count is the same, or the change is held back (into `judging.heldBack`). */
 function reports(judging: Judging, change: Change, zone: string | null, label: string, before: number, after: number): boolean {
+	if (before === after) return false;
 	const { watch } = judging;
 	const kind: ChangeKind = after > before ? 'arrival' : 'departure';
 	const held = { label, zone, change: after - before, kind };

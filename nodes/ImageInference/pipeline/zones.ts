@@ -46,8 +46,8 @@ export const zonesAndSizes: DetectionStep = {
 					if (!rules) return fits(detection, options.minSize, options.maxSize);
 					return (!rules.labels || rules.labels.includes(detection.label)) && fits(detection, rules.minSize ?? options.minSize, rules.maxSize ?? options.maxSize);
 				});
-				// the list placeDetection sized is kept when every zone counts the object; a shorter one is sized anew (slice)
-				if (fitting.length < detection.zones.length) detection.zones = fitting.slice();
+				// the list placeDetection sized to its names is kept when every zone counts the object
+				if (fitting.length < detection.zones.length) detection.zones = fitting;
 			}
 			const inAZone = (detection.zones?.length ?? 0) > 0;
 			if (!(rulesOf.size > 0 && inAZone) && !fits(detection, options.minSize, options.maxSize)) return false;
