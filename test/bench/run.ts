@@ -235,7 +235,8 @@ const WATCH_OPTIONS = {
 /**
  * Benchmark 3's interleaved rounds. One run's CPU per item spreads by 5–20 % from the next on this
  * kind of shared machine (the work is memory and loopback bound: a plain compute loop spreads by
- * 1 %), so a round's ratio does too; the median of 41 rounds puts the ratio within about 1.5 %.
+ * 1 %), so a round's ratio does too, and the median of more rounds moves less with a few slow
+ * ones; what a full run reads from one run to the next is in docs/performance.md.
  */
 const INTERLEAVED_ROUNDS = 41;
 
