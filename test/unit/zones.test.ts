@@ -40,6 +40,26 @@ const ell: Point[] = [
 ];
 
 describe('point in polygon', () => {
+	/** Relative points scaled to a 676 × 380 picture: 0.1 × 676 is 67.60000000000001. */
+	const scaledZone = toPixels(
+		[
+			[0.1, 0.1],
+			[0.7, 0.1],
+			[0.7, 0.9],
+		],
+		{ width: 676, height: 380 },
+	);
+	/** A slanted zone on a 24-megapixel photo: coordinates in the thousands. */
+	const photoZone = toPixels(
+		[
+			[0.1, 0.1],
+			[0.7, 0.13],
+			[0.93, 0.9],
+			[0.2, 0.77],
+		],
+		{ width: 6000, height: 4000 },
+	);
+
 	it('finds points inside and outside a square', () => {
 		expect(insidePolygon([5, 5], square)).toBe(true);
 		expect(insidePolygon([11, 5], square)).toBe(false);
@@ -93,64 +113,30 @@ describe('point in polygon', () => {
 	});
 
 	it('keeps a border point inside after relative points are scaled to pixels', () => {
-		const zone = toPixels(
-			[
-				[0.1, 0.1],
-				[0.7, 0.1],
-				[0.7, 0.9],
-			],
-			{ width: 676, height: 380 },
-		);
 		// 0.1 × 676 is 67.60000000000001 in floating point
-		expect(insidePolygon([67.6, 38], zone)).toBe(true);
-		expect(insidePolygon([473.2, 200], zone)).toBe(true);
-		expect(insidePolygon([67, 38], zone)).toBe(false);
+		expect(insidePolygon([67.6, 38], scaledZone)).toBe(true);
+		expect(insidePolygon([473.2, 200], scaledZone)).toBe(true);
+		expect(insidePolygon([67, 38], scaledZone)).toBe(false);
 	});
 
 	it('on a 24-megapixel photo, every point along the slanted borders of a zone counts as inside', () => {
 		// coordinates in the thousands: rounding puts some of these points a hair off the line
-		const zone = toPixels(
-			[
-				[0.1, 0.1],
-				[0.7, 0.13],
-				[0.93, 0.9],
-				[0.2, 0.77],
-			],
-			{ width: 6000, height: 4000 },
-		);
 		const outside: Point[] = [];
-		zone.forEach(([ax, ay], edge) => {
-			const [bx, by] = zone[(edge + 1) % zone.length];
+		photoZone.forEach(([ax, ay], edge) => {
+			const [bx, by] = photoZone[(edge + 1) % photoZone.length];
 			for (let step = 1; step < 100; step++) {
 				const point: Point = [ax + (step / 100) * (bx - ax), ay + (step / 100) * (by - ay)];
-				if (!insidePolygon(point, zone)) outside.push(point);
+				if (!insidePolygon(point, photoZone)) outside.push(point);
 			}
 		});
 		expect(outside).toEqual([]);
 		// and a point a thousandth of a pixel beside a border is not on it
-		expect(insidePolygon([600, 400 - 0.001], zone)).toBe(false);
+		expect(insidePolygon([600, 400 - 0.001], photoZone)).toBe(false);
 	});
 
 	it('a polygon’s box never changes the answer: points on, beside and a hair off every border, and at the box’s own limits', () => {
-		const zone24mp = toPixels(
-			[
-				[0.1, 0.1],
-				[0.7, 0.13],
-				[0.93, 0.9],
-				[0.2, 0.77],
-			],
-			{ width: 6000, height: 4000 },
-		);
-		const scaled = toPixels(
-			[
-				[0.1, 0.1],
-				[0.7, 0.1],
-				[0.7, 0.9],
-			],
-			{ width: 676, height: 380 },
-		);
 		let outsideTheCornersButOnABorder = 0;
-		for (const polygon of [square, ell, scaled, zone24mp, [...zone24mp].reverse()]) {
+		for (const polygon of [square, ell, scaledZone, photoZone, [...photoZone].reverse()]) {
 			const bounded = boundedPolygon(polygon);
 			const xs = polygon.map(([x]) => x);
 			const ys = polygon.map(([, y]) => y);

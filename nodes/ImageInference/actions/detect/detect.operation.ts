@@ -160,9 +160,9 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 	const aboutImage: IDataObject = {
 		...aboutTheImage(plan.image, size, plan.skippedFiles),
 		...(warnings.length ? { warnings } : {}),
-		// the pipeline made it for this item alone: the output takes it as it is
+		// the pipeline made both for this item alone: the output takes them as they are
 		...(comparison ? { comparison: comparison as unknown as IDataObject } : {}),
-		...(tracking ? { tracking: { ...tracking } } : {}),
+		...(tracking ? { tracking: tracking as unknown as IDataObject } : {}),
 	};
 	return detectOutputItems(results, aboutImage, binary, plan.itemIndex, fields);
 }
