@@ -90,8 +90,9 @@ export interface RunOptions {
 	mode?: 'manual' | 'trigger' | 'webhook' | 'internal';
 	/**
 	 * The node's static data, kept as n8n keeps it: the node gets a copy wrapped in n8n-workflow's
-	 * ObservableObject, and it is written back here only when that proxy saw a change (n8n saves
-	 * workflow static data only when `__dataChanged` is set). Pass the same object to runs that follow each other.
+	 * ObservableObject, and it is written back here when that proxy saw a change, whether the run
+	 * succeeds or fails (n8n saves workflow static data when `__dataChanged` is set, after a failed
+	 * execution too). Pass the same object to runs that follow each other.
 	 */
 	staticData?: IDataObject;
 	/** The workflow's time zone (`getTimezone()`: its settings' timezone, else the instance's GENERIC_TIMEZONE); default UTC. */
@@ -338,14 +339,15 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		},
 	} as unknown as IExecuteFunctions;
 
-	const output = await new ImageInference().execute.call(context);
-	const staticDataSaved = nodeStaticData?.__dataChanged === true;
-	if (staticDataSaved) {
-		const saved = JSON.parse(JSON.stringify(nodeStaticData)) as IDataObject;
-		options.staticData ??= {};
-		for (const key of Object.keys(options.staticData)) delete options.staticData[key];
-		for (const [key, value] of Object.entries(saved)) Object.defineProperty(options.staticData, key, { value, enumerable: true, writable: true, configurable: true });
+	// n8n saves changed static data after an execution that failed too (n8n-core's workflow-execute.js:
+	// processSuccessExecution with its executionError, and the run's catch, in 1.123.81 and 2.41.1)
+	let output: INodeExecutionData[][];
+	try {
+		output = await new ImageInference().execute.call(context);
+	} finally {
+		saveStaticData(nodeStaticData, options);
 	}
+	const staticDataSaved = nodeStaticData?.__dataChanged === true;
 	// a tool's items go back to its caller, not along main connections: not routed here (an AI Agent
 	// calling it under Continue (using error output) gets nothing from n8n: test/e2e/error-output.e2e.test.ts)
 	const [items, errorItems = []] = options.asTool ? output : routeAsN8nDoes(output, inputItems, node);
@@ -384,6 +386,15 @@ function agentRunData(agent: AgentInput, store: BinaryStore) {
 		pairedItem: { item: runIndex, input: 0, sourceOverwrite: { previousNode: agent.sourceNode ?? agent.node, previousNodeOutput: output, previousNodeRun: runIndex } },
 	};
 	return { runData, toolItem };
+}
+
+/** The node's static data written back into the run's `staticData` when its proxy saw a change, as n8n saves it. */
+function saveStaticData(nodeStaticData: (IDataObject & { __dataChanged?: boolean }) | undefined, options: RunOptions): void {
+	if (nodeStaticData?.__dataChanged !== true) return;
+	const saved = JSON.parse(JSON.stringify(nodeStaticData)) as IDataObject;
+	options.staticData ??= {};
+	for (const key of Object.keys(options.staticData)) delete options.staticData[key];
+	for (const [key, value] of Object.entries(saved)) Object.defineProperty(options.staticData, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**

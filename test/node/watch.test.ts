@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_TOOL_RESULT_CHARS } from '../../nodes/ImageInference/output/toolResult';
 import { CAMERA, CAMERA_CAR_BOX, cameraFrame, colourScene } from '../harness/images';
+import { sha256 } from '../reference-server/faults';
 import type { FrameName } from '../watch/frames';
 import { DRIVEWAY } from '../watch/frames';
 import { detectParameters, failureOf, useServer } from './setup';
@@ -246,6 +247,37 @@ describe('Compare With Previous Look', () => {
 			{ key: 'yard', changed: false },
 		]);
 		expect(Object.keys(staticData.looks as object).sort()).toEqual(['gate', 'yard']);
+	});
+
+	it('several images of one key in one execution are compared in input order, whichever answer comes first', async () => {
+		const staticData: IDataObject = {};
+		// the first image's answer comes after the second's
+		server().addFault({ match: { imageSha256: sha256(cameraFrame('empty')) }, action: { type: 'delay', ms: 300 } });
+		const { items } = await run(detectParameters(server(), { options: watchOptions({ concurrency: 2 }) }), [photoItem('empty'), photoItem('carInZone')], { staticData });
+		expect(server().faultsFired()).toEqual([1]);
+		expect(items.map((item) => item.json.comparison)).toMatchObject([
+			{ changed: false, reason: expect.stringMatching(/first look/) },
+			{ changed: true, appeared: [CAR], disappeared: [] },
+		]);
+	});
+
+	it('an execution stopped by a failed request keeps no look: the next one reports what it saw', async () => {
+		const staticData: IDataObject = {};
+		const parameters = detectParameters(server(), { options: (itemIndex: number) => watchOptions({ watchKey: itemIndex === 0 ? 'gate' : 'yard', concurrency: 1 }) });
+		await run(parameters, [photoItem('empty'), photoItem('empty')], { staticData });
+		const kept = JSON.stringify(staticData);
+		server().requests.splice(0);
+		// the gate's car is answered, then the yard's request fails and the node stops: nothing went on to report the car
+		server().addFault({ match: { imageSha256: sha256(cameraFrame('carOutsideZone')) }, action: { type: 'status', status: 400, body: { message: 'bad image' } } });
+		expect(await failureOf(run(parameters, [photoItem('carInZone'), photoItem('carOutsideZone')], { staticData }))).toMatchObject({ itemIndex: 1 });
+		expect(server().requests.map((request) => request.status)).toEqual([200, 400]);
+		expect(JSON.stringify(staticData)).toBe(kept);
+		server().clearFaults();
+		const { items } = await run(parameters, [photoItem('carInZone'), photoItem('empty')], { staticData });
+		expect(items.map((item) => item.json.comparison)).toMatchObject([
+			{ key: 'gate', changed: true, appeared: [CAR] },
+			{ key: 'yard', changed: false, reason: 'no change since the counts last reported' },
+		]);
 	});
 
 	it('a look under other settings (a zone redrawn, a label filter, the threshold) starts a new baseline instead of reporting a false arrival', async () => {

@@ -17,7 +17,7 @@ import { runStoppingAtFirstFailure } from '../transport/pool';
 import { classify } from './classify/classify.operation';
 import { detect } from './detect/detect.operation';
 import { uploadToProject } from './upload/upload.operation';
-import type { ExecutionContext, ImagePlan, Operation } from './types';
+import type { ExecutionContext, ImagePlan, MakeOutputItems, Operation } from './types';
 
 const operations: Record<string, Operation<object>> = {
 	detect: detect as Operation<object>,
@@ -58,6 +58,15 @@ async function runItems(
 	const toErrorOutput = this.getNode().onError === 'continueErrorOutput' && !asTool;
 	// per input item, per image: that image's output items
 	const outputsByImage: INodeExecutionData[][][] = items.map(() => []);
+	let failed = false;
+	// with On Error "Continue", the item's failure is its output; else the node fails, naming the item
+	const itemFailed = (error: unknown, itemIndex: number): INodeExecutionData[] => {
+		if (!continueOnFail) {
+			failed = true;
+			throw asNodeError(this.getNode(), error, itemIndex);
+		}
+		return [failureItem(error, inputs[itemIndex], itemIndex, toErrorOutput)];
+	};
 
 	const images: Array<ImagePlan<object>> = [];
 	let concurrency: { value: number; itemIndex: number } | undefined;
@@ -80,15 +89,13 @@ async function runItems(
 			for (const plan of itemPlans) await operation.checkImage?.call(this, plan, itemPlans.length);
 			images.push(...itemPlans);
 		} catch (error) {
-			if (!continueOnFail) throw asNodeError(this.getNode(), error, itemIndex);
-			outputsByImage[itemIndex] = [[failureItem(error, inputs[itemIndex], itemIndex, toErrorOutput)]];
+			outputsByImage[itemIndex] = [itemFailed(error, itemIndex)];
 		}
 	}
 	if (images.length === 0 || !concurrency) return [outputsByImage.flat(2)];
 
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const signal = this.getExecutionCancelSignal?.();
-	let failed = false;
 	const context: ExecutionContext = {
 		redact: createRedactor(credentials.apiKey),
 		serviceUrl: normalizeBaseUrl(credentials.baseUrl),
@@ -97,19 +104,29 @@ async function runItems(
 	};
 
 	operation.startExecution?.call(this, images, context);
-	const tasks = images.map((plan) => ({ plan, output: outputsByImage[plan.itemIndex].push([]) - 1 }));
-	await runStoppingAtFirstFailure(tasks, concurrency.value, signal, async ({ plan, output }) => {
+	const tasks = images.map((plan) => ({ plan, output: outputsByImage[plan.itemIndex].push([]) - 1, makeOutputItems: undefined as MakeOutputItems | undefined }));
+	// one phase of an image's work; its failure is the image's output
+	const imageStep = async (task: (typeof tasks)[number], work: () => Promise<void> | void) => {
 		try {
-			outputsByImage[plan.itemIndex][output] = await operation.execute.call(this, plan, context);
+			await work();
 		} catch (error) {
-			if (!continueOnFail) {
-				failed = true;
-				throw asNodeError(this.getNode(), error, plan.itemIndex);
-			}
-			outputsByImage[plan.itemIndex][output] = [failureItem(error, inputs[plan.itemIndex], plan.itemIndex, toErrorOutput)];
+			outputsByImage[task.plan.itemIndex][task.output] = itemFailed(error, task.plan.itemIndex);
 		}
+	};
+	await runStoppingAtFirstFailure(tasks, concurrency.value, signal, async (task) => {
+		await imageStep(task, async () => {
+			task.makeOutputItems = await operation.execute.call(this, task.plan, context);
+		});
 	});
 	if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
+	// every image answered: their output items are made in input order (MakeOutputItems says why)
+	for (const task of tasks) {
+		const { makeOutputItems } = task;
+		if (!makeOutputItems) continue;
+		await imageStep(task, () => {
+			outputsByImage[task.plan.itemIndex][task.output] = makeOutputItems();
+		});
+	}
 	context.hints.addTo(this);
 	return [outputsByImage.flat(2)];
 }

@@ -43,6 +43,13 @@ export interface Operation<TFields> {
 	checkImage?(this: IExecuteFunctions, plan: ImagePlan<TFields>, imagesOfItem: number): Promise<void>;
 	/** Called once all images are checked, before the first request: what the execution's calls share. */
 	startExecution?(this: IExecuteFunctions, plans: Array<ImagePlan<TFields>>, context: ExecutionContext): void;
-	/** The output items for one image, each paired with the image's input item (none is allowed). */
-	execute(this: IExecuteFunctions, plan: ImagePlan<TFields>, context: ExecutionContext): Promise<INodeExecutionData[]>;
+	/** Sends one image's requests and reads the answers; gives how the image's output items are made. */
+	execute(this: IExecuteFunctions, plan: ImagePlan<TFields>, context: ExecutionContext): Promise<MakeOutputItems>;
 }
+
+/**
+ * An image's output items, each paired with the image's input item (none is allowed). The router
+ * makes them once every image of the execution is answered, in input order: a Watch Key's looks
+ * are compared in that order, and an execution stopped by a failed request keeps none.
+ */
+export type MakeOutputItems = () => INodeExecutionData[];

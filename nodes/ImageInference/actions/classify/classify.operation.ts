@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ClassifyRequest } from '../../contract';
@@ -11,7 +11,7 @@ import { classificationAboveMinimums, readLabelMinimums } from '../../pipeline/l
 import type { LabelMinimums } from '../../pipeline/types';
 import { confidenceOption, labelMinimumsOption, optionsCollection } from '../common.description';
 import { predict } from '../predict';
-import type { ExecutionContext, ImagePlan, Operation } from '../types';
+import type { ExecutionContext, ImagePlan, MakeOutputItems, Operation } from '../types';
 
 const properties: INodeProperties[] = [
 	optionsCollection([
@@ -37,7 +37,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ClassifyFie
 }
 
 /** One item per image; it carries the item's files on (one image) or its own image in its own field. */
-export async function execute(this: IExecuteFunctions, plan: ImagePlan<ClassifyFields>, context: ExecutionContext): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, plan: ImagePlan<ClassifyFields>, context: ExecutionContext): Promise<MakeOutputItems> {
 	const { result } = await predict.call(this, { ...plan, fields: plan.fields.request }, context, {
 		kind: 'classify',
 		requestSchema: classifyRequestSchema,
@@ -54,7 +54,8 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<ClassifyF
 	const kept = classificationAboveMinimums(result, plan.fields.labelMinimums);
 	context.hints.predictionsLeftOut(plan, result, kept);
 	const json = { category: kept.category, confidence: kept.confidence, predictions: kept.predictions, ...aboutTheImage(plan.image, size, plan.skippedFiles) };
-	return [outputItem(json, binary, plan.itemIndex)];
+	const items = [outputItem(json, binary, plan.itemIndex)];
+	return () => items;
 }
 
 export const classify: Operation<ClassifyFields> = { description, readsModel: true, prepare, execute };

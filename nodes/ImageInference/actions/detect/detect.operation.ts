@@ -1,7 +1,7 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { DetectRequest } from '../../contract';
+import type { DetectRequest, DetectResult } from '../../contract';
 import { CONFIDENCE_BOUNDS, STROKE_WIDTH_BOUNDS, detectAnswerSchema, detectRequestSchema } from '../../contract';
 import type { ImageInput, ImageSource } from '../../input/imageInput';
 import type { ImageSize } from '../../input/imageSize';
@@ -12,6 +12,7 @@ import { runsAsTool } from '../../output/toolResult';
 import { readChoice, readFieldName, readOptionalBoolean, readOptionalNumber, readOptions } from '../../parameters/readers';
 import type { Watch } from '../../pipeline/comparison';
 import { readWatch, settingsFingerprint } from '../../pipeline/comparison';
+import type { StoredPicture } from '../../pipeline/geometry';
 import { servicePicture, uprightSize } from '../../pipeline/geometry';
 import { madeOncePer } from '../../pipeline/madeOnce';
 import type { DetectionResults } from '../../pipeline/steps';
@@ -20,7 +21,7 @@ import { readTracking } from '../../pipeline/tracking';
 import type { DetectionOptions, ZoneAndSizeOptions } from '../../pipeline/types';
 import { checkSizeKnowable, needsImageSize, requireSize } from '../../pipeline/zones';
 import { predict } from '../predict';
-import type { ExecutionContext, ImagePlan, Operation } from '../types';
+import type { ExecutionContext, ImagePlan, MakeOutputItems, Operation } from '../types';
 import {
 	DEFAULT_ANNOTATED_IMAGE_FIELD,
 	DEFAULT_ORIGINAL_IMAGE_FIELD,
@@ -122,7 +123,7 @@ function readImageFields(this: IExecuteFunctions, itemIndex: number, options: ID
 }
 
 /** prepare → predict → the detection pipeline → the output items. */
-export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFields>, context: ExecutionContext): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFields>, context: ExecutionContext): Promise<MakeOutputItems> {
 	const { fields } = plan;
 	const { result, picture } = await predict.call(this, { ...plan, fields: fields.request }, context, {
 		kind: 'detect',
@@ -146,8 +147,23 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 		const original = await originalBinary.call(this, plan.itemIndex, plan.image);
 		if (original) binary[fields.imageFields.original] = original;
 	}
-
 	requireSize.call(this, plan.itemIndex, fields.detections.zonesAndSizes, size, 'afterAnswer');
+	return () => detectOutput.call(this, plan, context, { result, boxesIn, size, binary, warnings });
+}
+
+/** What an image's answer gives its output: the service's result, the picture its boxes are in, the output's files. */
+interface AnsweredImage {
+	result: DetectResult;
+	boxesIn: StoredPicture | undefined;
+	size: ImageSize | undefined;
+	binary: IBinaryKeyData;
+	warnings: string[];
+}
+
+/** The answer through the detection pipeline (and the watch key's comparison), into the image's output items. */
+function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectFields>, context: ExecutionContext, answered: AnsweredImage): INodeExecutionData[] {
+	const { fields } = plan;
+	const { result, boxesIn, size, warnings } = answered;
 	const watch = fields.watch && { watch: fields.watch, store: this.getWorkflowStaticData('node'), now: Date.now() };
 	const { results, leftOut, warnings: zoneWarnings, comparison, tracking } = runDetectionPipeline(result, boxesIn, fields.detections, watch);
 	warnings.push(...zoneWarnings);
@@ -164,7 +180,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 		...(comparison ? { comparison: comparison as unknown as IDataObject } : {}),
 		...(tracking ? { tracking: tracking as unknown as IDataObject } : {}),
 	};
-	return detectOutputItems(results, aboutImage, binary, plan.itemIndex, fields);
+	return detectOutputItems(results, aboutImage, answered.binary, plan.itemIndex, fields);
 }
 
 /**

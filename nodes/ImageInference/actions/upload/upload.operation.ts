@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ImageInput, ImageSource } from '../../input/imageInput';
@@ -16,7 +16,7 @@ import type { RecordRequest, UploadContentType } from '../../projectContract';
 import { UPLOAD_CONTENT_TYPES, annotationsAnswerSchema, createdAnswerSchema, projectPaths, uploadAnswerSchema } from '../../projectContract';
 import type { CallSettings } from '../../transport';
 import { requestServiceCall } from '../../transport';
-import type { ExecutionContext, ImagePlan, Operation } from '../types';
+import type { ExecutionContext, ImagePlan, MakeOutputItems, Operation } from '../types';
 import type { LabelledAnnotation, WantedAnnotations } from './annotations';
 import { annotationsFor, readAnnotations, refusalFor } from './annotations';
 import { ProjectSession, projectNotFound } from './projectSession';
@@ -87,7 +87,7 @@ export function startExecution(this: IExecuteFunctions, plans: Array<ImagePlan<U
  * put the file, the file itself (to storage, without the key), its record, the labels (once) and
  * its annotations. What exists when a later call fails is said in the item's error.
  */
-export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFields>, context: ExecutionContext): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFields>, context: ExecutionContext): Promise<MakeOutputItems> {
 	const session = sessions.get(context)!;
 	const { itemIndex, fields } = plan;
 	const { projectId } = fields;
@@ -157,7 +157,8 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 		...this.getInputData()[itemIndex].json,
 		upload: { projectId, projectType, batchId, batchName: fields.batchName, recordId, fileName: name, width: record.width, height: record.height, size: record.size, contentType: record.contentType, annotationCount: annotations.length },
 	};
-	return [outputItem(json, passedThroughBinaries.call(this, itemIndex, true), itemIndex)];
+	const items = [outputItem(json, passedThroughBinaries.call(this, itemIndex, true), itemIndex)];
+	return () => items;
 }
 
 async function annotate(
