@@ -122,7 +122,7 @@ function readImageFields(this: IExecuteFunctions, itemIndex: number, options: ID
 	return fields;
 }
 
-/** prepare → predict → the detection pipeline → the output items. */
+/** prepare → predict → (every image of the execution answered) the detection pipeline → the output items. */
 export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFields>, context: ExecutionContext): Promise<MakeOutputItems> {
 	const { fields } = plan;
 	const { result, picture } = await predict.call(this, { ...plan, fields: fields.request }, context, {
