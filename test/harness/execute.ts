@@ -342,12 +342,12 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	// n8n saves changed static data after an execution that failed too (n8n-core's workflow-execute.js:
 	// processSuccessExecution with its executionError, and the run's catch, in 1.123.81 and 2.41.1)
 	let output: INodeExecutionData[][];
+	let staticDataSaved = false;
 	try {
 		output = await new ImageInference().execute.call(context);
 	} finally {
-		saveStaticData(nodeStaticData, options);
+		staticDataSaved = saveStaticData(nodeStaticData, options);
 	}
-	const staticDataSaved = nodeStaticData?.__dataChanged === true;
 	// a tool's items go back to its caller, not along main connections: not routed here (an AI Agent
 	// calling it under Continue (using error output) gets nothing from n8n: test/e2e/error-output.e2e.test.ts)
 	const [items, errorItems = []] = options.asTool ? output : routeAsN8nDoes(output, inputItems, node);
@@ -388,13 +388,14 @@ function agentRunData(agent: AgentInput, store: BinaryStore) {
 	return { runData, toolItem };
 }
 
-/** The node's static data written back into the run's `staticData` when its proxy saw a change, as n8n saves it. */
-function saveStaticData(nodeStaticData: (IDataObject & { __dataChanged?: boolean }) | undefined, options: RunOptions): void {
-	if (nodeStaticData?.__dataChanged !== true) return;
+/** The node's static data written back into the run's `staticData` when its proxy saw a change, as n8n saves it; whether it was. */
+function saveStaticData(nodeStaticData: (IDataObject & { __dataChanged?: boolean }) | undefined, options: RunOptions): boolean {
+	if (nodeStaticData?.__dataChanged !== true) return false;
 	const saved = JSON.parse(JSON.stringify(nodeStaticData)) as IDataObject;
 	options.staticData ??= {};
 	for (const key of Object.keys(options.staticData)) delete options.staticData[key];
 	for (const [key, value] of Object.entries(saved)) Object.defineProperty(options.staticData, key, { value, enumerable: true, writable: true, configurable: true });
+	return true;
 }
 
 /**

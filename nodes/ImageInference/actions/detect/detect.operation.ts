@@ -163,7 +163,7 @@ interface AnsweredImage {
 /** The answer through the detection pipeline (and the watch key's comparison), into the image's output items. */
 function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectFields>, context: ExecutionContext, answered: AnsweredImage): INodeExecutionData[] {
 	const { fields } = plan;
-	const { result, boxesIn, size, warnings } = answered;
+	const { result, boxesIn, size, binary, warnings } = answered;
 	const watch = fields.watch && { watch: fields.watch, store: this.getWorkflowStaticData('node'), now: Date.now() };
 	const { results, leftOut, warnings: zoneWarnings, comparison, tracking } = runDetectionPipeline(result, boxesIn, fields.detections, watch);
 	warnings.push(...zoneWarnings);
@@ -180,7 +180,7 @@ function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectFields>, co
 		...(comparison ? { comparison: comparison as unknown as IDataObject } : {}),
 		...(tracking ? { tracking: tracking as unknown as IDataObject } : {}),
 	};
-	return detectOutputItems(results, aboutImage, answered.binary, plan.itemIndex, fields);
+	return detectOutputItems(results, aboutImage, binary, plan.itemIndex, fields);
 }
 
 /**
