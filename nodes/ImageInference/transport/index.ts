@@ -9,6 +9,7 @@ import {
 	describeHttpFailure,
 	describeInvalidResponse,
 	describeNetworkFailure,
+	describeRedirect,
 	toNodeApiError,
 } from './errors';
 import type { AnswerPicture, ReadAnswer } from './answerReader';
@@ -148,6 +149,7 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 	signal: AbortSignal | undefined,
 ): Promise<Outcome<z.infer<TSchema>>> {
 	let body: Buffer | undefined = await call.body?.();
+	const toStorage = call.withoutCredential === true;
 	const headers: Record<string, string> = call.withoutCredential ? {} : { Accept: 'application/json' };
 	if (body) headers['Content-Type'] = call.contentType ?? 'application/json';
 	const request: IHttpRequestOptions = {
@@ -160,13 +162,20 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: call.settings.timeoutMs,
+		// A 3xx is answered as it is, never followed (describeRedirect says why). Both tested lines
+		// hand axios maxRedirects 0 for it, in convertN8nRequestToAxios: 1.123.81 in n8n-core
+		// 1.122.48's execution-engine/node-execution-context/utils/request-helper-functions.js; 2.41.1
+		// (n8n-core 2.41.1's utils/request-helpers/factory.js and authentication.js send through
+		// OutboundHttp.requests().request) in @n8n/backend-network 1.15.1's http/axios/request.js,
+		// whose own redirect follower (http/axios/redirect.js) is skipped when maxRedirects is 0.
+		disableFollowRedirect: true,
 	};
 	const started = Date.now();
 	const networkFailure = (error: unknown) => {
 		// only the execution's own cancel signal means cancelled; any other abort is a time-out
 		throwIfCancelled.call(this, signal, call.itemIndex);
 		const elapsedMs = Date.now() - started;
-		return { ok: false as const, failure: describeNetworkFailure(error, { timeoutMs: call.settings.timeoutMs, host: call.host, elapsedMs }) };
+		return { ok: false as const, failure: describeNetworkFailure(error, { timeoutMs: call.settings.timeoutMs, host: call.host, elapsedMs, toStorage }) };
 	};
 	let response: IN8nHttpFullResponse;
 	try {
@@ -200,10 +209,13 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 	} catch (error) {
 		return networkFailure(error);
 	}
+	if (status >= 300 && status <= 399) {
+		return { ok: false, failure: describeRedirect(status, response.headers?.location, { host: call.host, toStorage }) };
+	}
 	if (!ok) {
 		return {
 			ok: false,
-			failure: describeHttpFailure(status, errorText, { ...call.answeredBy, retryAfterMs: parseRetryAfter(response.headers?.['retry-after']) }),
+			failure: describeHttpFailure(status, errorText, { ...call.answeredBy, retryAfterMs: parseRetryAfter(response.headers?.['retry-after']), toStorage }),
 		};
 	}
 	if (!call.resultSchema) return { ok: true, value: undefined };
