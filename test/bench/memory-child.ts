@@ -72,12 +72,16 @@ async function main() {
 	const items = () => Array.from({ length: 100 }, () => ({ binary: { data: { bytes: car, fileName: 'car.jpg', mimeType: 'image/jpeg' } } }));
 	if (mode === 'soak') {
 		const rss: number[] = [];
+		const heap: number[] = [];
 		for (let execution = 0; execution < executions; execution++) {
 			await runNode({ parameters: { ...parameters, options: { concurrency: 10 } }, credentials, items: items(), recordRequests: false });
 			gc();
-			rss.push(mb(process.memoryUsage().rss));
+			const usage = process.memoryUsage();
+			rss.push(mb(usage.rss));
+			heap.push(mb(usage.heapUsed));
 		}
-		console.log(JSON.stringify({ items: executions * 100, startMb: rss[0], endMb: rss[rss.length - 1], maxMb: Math.max(...rss), series: rss.map(Math.round) }));
+		const heapTenths = heap.map((value) => Math.round(value * 10) / 10);
+		console.log(JSON.stringify({ items: executions * 100, startMb: rss[0], endMb: rss[rss.length - 1], maxMb: Math.max(...rss), series: rss.map(Math.round), heapSeries: heapTenths }));
 		return;
 	}
 	console.log(JSON.stringify(await watchedSoak(executions, items, parameters, credentials, { url: crowdUrl, apiKey: crowdKey })));

@@ -293,8 +293,29 @@ async function memory(server: RemoteServer) {
 			'≤ 3 ×',
 		);
 	}
-	const soak = (await memoryChild(server, 'soak', smoke ? 200 : 2000)) as { items: number; startMb: number; endMb: number; maxMb: number; series: number[] };
-	row(`4. Soak, ${soak.items} items in executions of 100`, `RSS ${fixed(soak.startMb, 0)} → ${fixed(soak.endMb, 0)} MB`, `after each execution: ${soak.series.join(', ')} MB`, 'no growth beyond noise');
+	const soak = (await memoryChild(server, 'soak', smoke ? 200 : 2000)) as { items: number; startMb: number; endMb: number; maxMb: number; series: number[]; heapSeries: number[] };
+	row(
+		`4. Soak, ${soak.items} items in executions of 100`,
+		`RSS ${fixed(soak.startMb, 0)} → ${fixed(soak.endMb, 0)} MB`,
+		`after each execution and a full collection: RSS ${soak.series.join(', ')} MB; V8 heap used ${soak.heapSeries.join(', ')} MB`,
+		'no growth beyond noise',
+	);
+	const watched = (await memoryChild(server, 'watched-soak', smoke ? 200 : 20000)) as WatchedSoak;
+	row(
+		`4. Soak, ${watched.items} items in executions of 100 over 10 Watch Keys: 3 zones, every filter, Compare With Previous Look, Track Objects Across Looks (the static data carried on, 10 minutes between executions, the service's answers alternating between car.jpg's and 50 objects)`,
+		`RSS ${fixed(watched.rssMb.afterWarmUp, 0)} → ${fixed(watched.rssMb.end, 0)} MB after the first 10 executions (at most ${fixed(watched.rssMb.max, 0)}); V8 heap used ${fixed(watched.heapUsedMb.afterWarmUp, 1)} → ${fixed(watched.heapUsedMb.end, 1)} MB`,
+		`after every 10th execution and a full collection: RSS ${watched.rssSeries.join(', ')} MB; heap used ${watched.heapSeries.join(', ')} MB; static data ${watched.staticDataChars} characters`,
+		'no growth beyond noise',
+	);
+}
+
+interface WatchedSoak {
+	items: number;
+	staticDataChars: number;
+	rssMb: { afterWarmUp: number; end: number; max: number };
+	heapUsedMb: { afterWarmUp: number; end: number; max: number };
+	rssSeries: number[];
+	heapSeries: number[];
 }
 
 /** The n8n versions the selected benchmarks run in, installed (or re-checked) before any is measured. */
