@@ -127,13 +127,16 @@ async function watchedSoak(
 		heap.push(mb(usage.heapUsed));
 	}
 	const first = Math.min(10, executions - 1);
+	const every = Math.max(1, Math.floor(executions / 20));
 	return {
 		items: executions * 100,
+		warmUpExecutions: first,
 		staticDataChars: JSON.stringify(staticData).length,
 		rssMb: { afterWarmUp: rss[first], end: rss[rss.length - 1], max: Math.max(...rss.slice(first)) },
 		heapUsedMb: { afterWarmUp: heap[first], end: heap[heap.length - 1], max: Math.max(...heap.slice(first)) },
-		rssSeries: rss.filter((_, index) => index % 10 === 9).map(Math.round),
-		heapSeries: heap.filter((_, index) => index % 10 === 9).map((value) => Math.round(value * 10) / 10),
+		rssSeries: rss.filter((_, index) => index % every === every - 1).map(Math.round),
+		heapSeries: heap.filter((_, index) => index % every === every - 1).map((value) => Math.round(value * 10) / 10),
+		seriesEvery: every,
 	};
 }
 

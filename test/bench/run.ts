@@ -303,14 +303,16 @@ async function memory(server: RemoteServer) {
 	const watched = (await memoryChild(server, 'watched-soak', smoke ? 200 : 20000)) as WatchedSoak;
 	row(
 		`4. Soak, ${watched.items} items in executions of 100 over 10 Watch Keys: 3 zones, every filter, Compare With Previous Look, Track Objects Across Looks (the static data carried on, 10 minutes between executions, the service's answers alternating between car.jpg's and 50 objects)`,
-		`RSS ${fixed(watched.rssMb.afterWarmUp, 0)} → ${fixed(watched.rssMb.end, 0)} MB after the first 10 executions (at most ${fixed(watched.rssMb.max, 0)}); V8 heap used ${fixed(watched.heapUsedMb.afterWarmUp, 1)} → ${fixed(watched.heapUsedMb.end, 1)} MB`,
-		`after every 10th execution and a full collection: RSS ${watched.rssSeries.join(', ')} MB; heap used ${watched.heapSeries.join(', ')} MB; static data ${watched.staticDataChars} characters`,
+		`RSS ${fixed(watched.rssMb.afterWarmUp, 0)} → ${fixed(watched.rssMb.end, 0)} MB after the first ${watched.warmUpExecutions} executions (at most ${fixed(watched.rssMb.max, 0)}); V8 heap used ${fixed(watched.heapUsedMb.afterWarmUp, 1)} → ${fixed(watched.heapUsedMb.end, 1)} MB`,
+		`after every ${watched.seriesEvery === 1 ? '' : `${watched.seriesEvery}th `}execution and a full collection: RSS ${watched.rssSeries.join(', ')} MB; heap used ${watched.heapSeries.join(', ')} MB; static data ${watched.staticDataChars} characters`,
 		'no growth beyond noise',
 	);
 }
 
 interface WatchedSoak {
 	items: number;
+	warmUpExecutions: number;
+	seriesEvery: number;
 	staticDataChars: number;
 	rssMb: { afterWarmUp: number; end: number; max: number };
 	heapUsedMb: { afterWarmUp: number; end: number; max: number };
