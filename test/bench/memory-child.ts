@@ -2,12 +2,15 @@
  * One memory measurement in a fresh process (run with --expose-gc, and MALLOC_MMAP_THRESHOLD_
  * fixed so that freed buffers go back to the OS at once and RSS follows what is live): peak RSS
  * growth while the node detects (with annotation) on big images, the median of three runs after
- * a warm-up of the same size; or RSS over a soak of many executions. Prints one JSON line.
+ * a warm-up of the same size; or RSS over a soak of many executions, plain or watched (zones,
+ * Compare With Previous Look and tracking, the static data carried from one execution to the
+ * next). Prints one JSON line.
  */
 import { Worker } from 'node:worker_threads';
 
 import { runNode } from '../harness/execute';
 import { noisePng } from './images';
+import { WATCH_OPTIONS } from './watch-options';
 
 /** Samples the process's RSS every millisecond from a worker thread, so busy main-thread work is seen. */
 function rssSampler() {
@@ -31,7 +34,7 @@ const mb = (bytes: number) => bytes / 1024 / 1024;
 const RUNS = 3;
 
 async function main() {
-	const [mode, url, apiKey, modelId, amount] = process.argv.slice(2);
+	const [mode, url, apiKey, modelId, amount, crowdUrl, crowdKey] = process.argv.slice(2);
 	const credentials = { baseUrl: url, apiKey, sendAs: 'header' as const };
 	const parameters = { operation: 'detect', modelId, imageSource: 'binary', binaryPropertyName: 'data', options: { timeout: 600_000 } };
 
@@ -66,14 +69,75 @@ async function main() {
 	const { readFileSync } = await import('node:fs');
 	const car = readFileSync(`${__dirname}/../fixtures/car.jpg`);
 	const executions = Number(amount) / 100;
-	const rss: number[] = [];
-	for (let execution = 0; execution < executions; execution++) {
-		const items = Array.from({ length: 100 }, () => ({ binary: { data: { bytes: car, fileName: 'car.jpg', mimeType: 'image/jpeg' } } }));
-		await runNode({ parameters: { ...parameters, options: { concurrency: 10 } }, credentials, items, recordRequests: false });
-		gc();
-		rss.push(mb(process.memoryUsage().rss));
+	const items = () => Array.from({ length: 100 }, () => ({ binary: { data: { bytes: car, fileName: 'car.jpg', mimeType: 'image/jpeg' } } }));
+	if (mode === 'soak') {
+		const rss: number[] = [];
+		const heap: number[] = [];
+		for (let execution = 0; execution < executions; execution++) {
+			await runNode({ parameters: { ...parameters, options: { concurrency: 10 } }, credentials, items: items(), recordRequests: false });
+			gc();
+			const usage = process.memoryUsage();
+			rss.push(mb(usage.rss));
+			heap.push(mb(usage.heapUsed));
+		}
+		const heapTenths = heap.map((value) => Math.round(value * 10) / 10);
+		console.log(JSON.stringify({ items: executions * 100, startMb: rss[0], endMb: rss[rss.length - 1], maxMb: Math.max(...rss), series: rss.map(Math.round), heapSeries: heapTenths }));
+		return;
 	}
-	console.log(JSON.stringify({ items: executions * 100, startMb: rss[0], endMb: rss[rss.length - 1], maxMb: Math.max(...rss), series: rss.map(Math.round) }));
+	console.log(JSON.stringify(await watchedSoak(executions, items, parameters, credentials, { url: crowdUrl, apiKey: crowdKey })));
+}
+
+/**
+ * 100 items an execution over 10 Watch Keys (10 looks of each key an execution), every watch
+ * option and tracking on, the node's static data carried from one execution to the next as n8n
+ * saves it. Executions alternate between the service's own answer for car.jpg and a crowded scene
+ * of 50 objects, so every look has arrivals, departures and new tracks; the clock moves 10 minutes
+ * an execution, so cooldowns end and the arrivals per day start again. After each execution, a
+ * full garbage collection, then the process's RSS and V8's used heap: what the node keeps.
+ */
+async function watchedSoak(
+	executions: number,
+	items: () => Array<{ binary: { data: { bytes: Buffer; fileName: string; mimeType: string } } }>,
+	parameters: Record<string, unknown>,
+	credentials: { baseUrl: string; apiKey: string; sendAs: 'header' },
+	crowd: { url: string; apiKey: string },
+) {
+	const options = {
+		...WATCH_OPTIONS,
+		watchKey: (itemIndex: number) => `camera ${itemIndex % 10}`,
+		trackObjects: true,
+		reportStaysLongerThan: 30,
+		countArrivalsPer: 'day',
+		concurrency: 10,
+	};
+	const staticData = {};
+	const realNow = Date.now.bind(Date);
+	let clockAhead = 0;
+	Date.now = () => realNow() + clockAhead;
+	const rss: number[] = [];
+	const heap: number[] = [];
+	for (let execution = 0; execution < executions; execution++) {
+		const service = execution % 2 === 0 ? credentials : { ...credentials, baseUrl: crowd.url, apiKey: crowd.apiKey };
+		const { items: out } = await runNode({ parameters: { ...parameters, options }, credentials: service, items: items(), recordRequests: false, staticData });
+		if (out.length !== 100 || out.some((item) => item.json.error)) throw new Error(`execution ${execution} failed`);
+		clockAhead += 10 * 60_000;
+		gc();
+		const usage = process.memoryUsage();
+		rss.push(mb(usage.rss));
+		heap.push(mb(usage.heapUsed));
+	}
+	const first = Math.min(10, executions - 1);
+	const every = Math.max(1, Math.floor(executions / 20));
+	return {
+		items: executions * 100,
+		warmUpExecutions: first,
+		staticDataChars: JSON.stringify(staticData).length,
+		rssMb: { afterWarmUp: rss[first], end: rss[rss.length - 1], max: Math.max(...rss.slice(first)) },
+		heapUsedMb: { afterWarmUp: heap[first], end: heap[heap.length - 1], max: Math.max(...heap.slice(first)) },
+		rssSeries: rss.filter((_, index) => index % every === every - 1).map(Math.round),
+		heapSeries: heap.filter((_, index) => index % every === every - 1).map((value) => Math.round(value * 10) / 10),
+		seriesEvery: every,
+	};
 }
 
 main().catch((error) => {

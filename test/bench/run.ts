@@ -5,7 +5,6 @@
  * markdown table with the machine's load. --smoke runs every benchmark small, to prove they run;
  * targets are read on full runs.
  */
-import { fork } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -21,6 +20,8 @@ import { trackingQualityRows } from './tracking-quality';
 import { compareWithHttpRequestNode } from './versus-http-request';
 import { SYNTHETIC_DETECT_MODEL } from './models';
 import { onSeparateCores } from './cores';
+import { WATCH_OPTIONS } from './watch-options';
+import { memoryChild } from './memory-runner';
 import { MAX_WATCH_KEYS } from '../../nodes/ImageInference/pipeline/comparison';
 import { phoneBatchRows } from './phone-batch-rows';
 import { queueWorkersRows } from './queue-workers';
@@ -207,32 +208,6 @@ async function overhead(server: RemoteServer, cores: string) {
 }
 
 /**
- * Three zones (relative, bottom-centre anchor, one with its own labels and sizes), an ignore
- * region, a minimum per label, sizes and shape, and Compare With Previous Look with a cooldown per
- * zone and label and Departure After Looks: every knob a watch sets.
- */
-const WATCH_OPTIONS = {
-	minConfidenceByLabel: 'person: 0.6, car: 0.3, *: 0.2',
-	zones: {
-		zone: [
-			{ name: 'driveway', points: '0.38,0.53 0.52,0.53 0.58,0.64 0.33,0.64', labels: 'car, truck', minObjectSize: 0.001 },
-			{ name: 'street', points: '0,0.55 1,0.5 1,0.7 0,0.75' },
-			{ name: 'garden', points: '0,0.3 0.3,0.25 0.35,0.5 0.2,0.6 0,0.55' },
-		],
-	},
-	ignoreRegions: { region: [{ points: '0.9,0 1,0 1,0.2 0.9,0.2' }] },
-	zoneAnchor: 'bottomCenter',
-	minObjectSize: 0.0005,
-	maxObjectSize: 0.9,
-	minAspectRatio: 0.1,
-	maxAspectRatio: 10,
-	compareWithPreviousLook: true,
-	cooldownMinutes: 5,
-	cooldownScope: 'zoneAndLabel',
-	departureAfterLooks: 2,
-};
-
-/**
  * Benchmark 3's interleaved rounds. One run's CPU per item spreads by 5–20 % from the next on this
  * kind of shared machine (the work is memory and loopback bound: a plain compute loop spreads by
  * 1 %), so a round's ratio does too, and the median of more rounds moves less with a few slow
@@ -308,22 +283,6 @@ async function keysOfOtherCameras(server: RemoteServer, count: number): Promise<
 	return staticData;
 }
 
-async function memoryChild(server: RemoteServer, mode: 'image' | 'soak', amount: number) {
-	const child = fork(join(__dirname, 'memory-child.ts'), [mode, server.url, server.apiKey, SYNTHETIC_DETECT_MODEL, String(amount)], {
-		execArgv: ['--expose-gc', '-r', 'ts-node/register/transpile-only'],
-		stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-		// glibc keeps freed blocks below its (self-raising) mmap threshold resident: fixed at its
-		// initial 128 KiB, an image-sized buffer is returned to the OS when freed, so one run's peak
-		// growth is what it holds, not what the warm-up happened to leave in the allocator.
-		env: { ...process.env, MALLOC_MMAP_THRESHOLD_: String(128 * 1024) },
-	});
-	let output = '';
-	child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	const code = await new Promise((resolve) => child.on('exit', resolve));
-	if (code !== 0) throw new Error(`memory benchmark ${mode} ${amount} failed`);
-	return JSON.parse(output.trim().split('\n').pop()!);
-}
-
 async function memory(server: RemoteServer) {
 	for (const megabytes of smoke ? [1] : [1, 10, 25, 50]) {
 		const result = (await memoryChild(server, 'image', megabytes)) as { imageMb: number; growthMb: number; ratio: number; runsMb: number[] };
@@ -334,8 +293,31 @@ async function memory(server: RemoteServer) {
 			'≤ 3 ×',
 		);
 	}
-	const soak = (await memoryChild(server, 'soak', smoke ? 200 : 2000)) as { items: number; startMb: number; endMb: number; maxMb: number; series: number[] };
-	row(`4. Soak, ${soak.items} items in executions of 100`, `RSS ${fixed(soak.startMb, 0)} → ${fixed(soak.endMb, 0)} MB`, `after each execution: ${soak.series.join(', ')} MB`, 'no growth beyond noise');
+	const soak = (await memoryChild(server, 'soak', smoke ? 200 : 2000)) as { items: number; startMb: number; endMb: number; maxMb: number; series: number[]; heapSeries: number[] };
+	row(
+		`4. Soak, ${soak.items} items in executions of 100`,
+		`RSS ${fixed(soak.startMb, 0)} → ${fixed(soak.endMb, 0)} MB`,
+		`after each execution and a full collection: RSS ${soak.series.join(', ')} MB; V8 heap used ${soak.heapSeries.join(', ')} MB`,
+		'no growth beyond noise',
+	);
+	const watched = (await memoryChild(server, 'watched-soak', smoke ? 200 : 20000)) as WatchedSoak;
+	row(
+		`4. Soak, ${watched.items} items in executions of 100 over 10 Watch Keys: 3 zones, every filter, Compare With Previous Look, Track Objects Across Looks (the static data carried on, 10 minutes between executions, the service's answers alternating between car.jpg's and 50 objects)`,
+		`RSS ${fixed(watched.rssMb.afterWarmUp, 0)} → ${fixed(watched.rssMb.end, 0)} MB after the first ${watched.warmUpExecutions} executions (at most ${fixed(watched.rssMb.max, 0)}); V8 heap used ${fixed(watched.heapUsedMb.afterWarmUp, 1)} → ${fixed(watched.heapUsedMb.end, 1)} MB`,
+		`after every ${watched.seriesEvery === 1 ? '' : `${watched.seriesEvery}th `}execution and a full collection: RSS ${watched.rssSeries.join(', ')} MB; heap used ${watched.heapSeries.join(', ')} MB; static data ${watched.staticDataChars} characters`,
+		'no growth beyond noise',
+	);
+}
+
+interface WatchedSoak {
+	items: number;
+	warmUpExecutions: number;
+	seriesEvery: number;
+	staticDataChars: number;
+	rssMb: { afterWarmUp: number; end: number; max: number };
+	heapUsedMb: { afterWarmUp: number; end: number; max: number };
+	rssSeries: number[];
+	heapSeries: number[];
 }
 
 /** The n8n versions the selected benchmarks run in, installed (or re-checked) before any is measured. */

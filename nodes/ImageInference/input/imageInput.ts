@@ -32,7 +32,7 @@ export interface ItemImages {
 	skippedFiles?: SkippedFile[];
 	/**
 	 * Whether each output item also carries the input item's other binary fields: true when the
-	 * item gives one image from one named field, a URL or base64 (as the node always did); with a
+	 * item gives one image from one named field, a URL or base64; with a
 	 * field list or all images, each output item carries only its own image.
 	 */
 	passThrough: boolean;
