@@ -106,6 +106,8 @@ export interface RunOptions {
 	asTool?: boolean;
 	/** The node's On Error setting. */
 	onError?: INode['onError'];
+	/** The node's Retry On Fail setting (n8n runs the whole node again when it fails). */
+	retryOnFail?: boolean;
 	/** Store files as n8n 1.x does: without `bytes`, their size only in the store's metadata. */
 	sizeInMetadataOnly?: boolean;
 	/**
@@ -252,6 +254,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			position: [0, 0],
 			parameters: stored,
 			...(options.onError ? { onError: options.onError } : {}),
+			...(options.retryOnFail !== undefined ? { retryOnFail: options.retryOnFail } : {}),
 		},
 		options.asTool === true,
 	);

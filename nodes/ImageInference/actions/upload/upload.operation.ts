@@ -1,8 +1,8 @@
-import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ImageInput, ImageSource } from '../../input/imageInput';
-import { EDIT_IMAGE_TO_JPEG, FILE_HEAD_BYTES, databaseStoreField, readFileHead, resolveImage } from '../../input/imageInput';
+import { EDIT_IMAGE_TO_JPEG, databaseStoreField, readFileHeadWhole, resolveImage } from '../../input/imageInput';
 import { ImageRefusedError } from '../../input/imageRefused';
 import type { ImageSize } from '../../input/imageSize';
 import { readImageSize } from '../../input/imageSize';
@@ -12,7 +12,7 @@ import { outputItem, passedThroughBinaries } from '../../output/outputItem';
 import { runsAsTool } from '../../output/toolResult';
 import { readProjectId } from '../../parameters/projectId';
 import { readOptionalBoolean, readOptions, readText } from '../../parameters/readers';
-import type { RecordRequest, UploadContentType } from '../../projectContract';
+import type { ProjectType, RecordRequest, UploadContentType } from '../../projectContract';
 import { UPLOAD_CONTENT_TYPES, annotationsAnswerSchema, createdAnswerSchema, projectPaths, uploadAnswerSchema } from '../../projectContract';
 import type { CallSettings } from '../../transport';
 import { mayHaveBeenDone, requestServiceCall } from '../../transport';
@@ -39,6 +39,16 @@ interface UploadFile {
 const sessions = new WeakMap<ExecutionContext, ProjectSession>();
 
 export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource: ImageSource): UploadFields {
+	// n8n's Retry On Fail runs the whole node again when it throws, or under Continue when output
+	// item 0 has json.error (n8n-core dist/execution-engine/workflow-execute.js, runNode's retry loop:
+	// 2.41.1 getRetryParams and the loop after it, 1.123.81 maxTries): every upload would be sent again
+	if (this.getNode().retryOnFail === true) {
+		throw new NodeOperationError(this.getNode(), 'Upload to Project does not run with Retry On Fail on', {
+			itemIndex,
+			description:
+				'Turn off Retry On Fail in this node’s Settings: n8n would run the whole node again after a failure and upload every image of the execution again. The node’s own Options > Retries retries each call where that creates nothing twice.',
+		});
+	}
 	if (runsAsTool(this) && readOptionalBoolean.call(this, itemIndex, readOptions.call(this, itemIndex), 'allowAsTool', 'Allow as Agent Tool') !== true) {
 		throw new NodeOperationError(this.getNode(), 'Upload to Project does not run as an agent’s tool unless allowed', {
 			itemIndex,
@@ -60,7 +70,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 
 /**
  * Each image is checked before any request: JPEG or PNG, its size known, and every box inside it.
- * Only the file's head is read here (streamed from n8n's store); a file in the database store,
+ * Only the file's head is read here (streamed from n8n's store, up to a JPEG's size however far
+ * it lies); a file in the database store,
  * which reads whole whatever part is asked for, is checked once its bytes are read to be sent.
  */
 export async function checkImage(this: IExecuteFunctions, plan: Pick<ImagePlan<UploadFields>, 'itemIndex' | 'image' | 'fields'>, imagesOfItem: number): Promise<void> {
@@ -73,21 +84,23 @@ export async function checkImage(this: IExecuteFunctions, plan: Pick<ImagePlan<U
 		});
 	}
 	if (image.source !== 'binary' || databaseStoreField.call(this, itemIndex, image) !== undefined) return;
-	const head = await readFileHead.call(this, itemIndex, image.field);
-	const { size } = checkUploadFile.call(this, itemIndex, image, head, head.length < FILE_HEAD_BYTES);
+	const head = await readFileHeadWhole.call(this, itemIndex, image.field);
+	const { size } = checkUploadFile.call(this, itemIndex, image, head.bytes, head.whole);
 	if (size) annotationsFor(plan.fields.annotations, size, itemFailure(this, itemIndex));
 }
 
-/** One labels call per project and execution: it gets every name the execution's items give for that project. */
+/**
+ * One labels call per project and execution: it gets every name the execution's images that passed
+ * their checks give for that project (an image in the database store is checked when it is read,
+ * so its names are sent though it may be refused then; the stopping error says what was sent).
+ */
 export function startExecution(this: IExecuteFunctions, plans: Array<ImagePlan<UploadFields>>, context: ExecutionContext): void {
-	const labelsNeeded = new Map<string, Set<string>>();
+	const annotationsWanted = new Map<string, WantedAnnotations[]>();
 	for (const { fields } of plans) {
-		const names = labelsNeeded.get(fields.projectId) ?? labelsNeeded.set(fields.projectId, new Set()).get(fields.projectId)!;
-		const { annotations } = fields;
-		if (annotations.source === 'classificationLabel') names.add(annotations.label);
-		if (annotations.source === 'detections') for (const box of annotations.boxes) names.add(box.label);
+		const wanted = annotationsWanted.get(fields.projectId) ?? annotationsWanted.set(fields.projectId, []).get(fields.projectId)!;
+		wanted.push(fields.annotations);
 	}
-	sessions.set(context, new ProjectSession(this, context.serviceUrl, labelsNeeded));
+	sessions.set(context, new ProjectSession(this, context.serviceUrl, annotationsWanted));
 }
 
 /** The execution stops at a failed image (On Error "Stop Workflow"): its error says what the execution added. */
@@ -117,16 +130,18 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 	const projectType = await explained(this, itemIndex, session.projectType(projectId, call), { whatExists: 'Nothing was added to any project for this image.' });
 	const refusal = refusalFor(fields.annotations, projectType, projectId);
 	if (refusal) throw new NodeOperationError(this.getNode(), refusal.message, { itemIndex, description: refusal.description });
-	const labelIds = annotations.length > 0 ? await resolveLabels.call(this, session, projectId, annotations, call) : undefined;
+	const labelIds = annotations.length > 0 ? await resolveLabels.call(this, session, projectId, projectType, annotations, call) : undefined;
+	// the labels call adds names to the project's labels before anything else is created
+	const nothingElse = labelIds ? ' but its label names, to the project’s labels where it lacked them' : '';
 	const batchId = await explained(this, itemIndex, session.batchId(projectId, fields.batchName, call), {
-		whatExists: 'Nothing was added to the project for this image; running the item again uploads it.',
+		whatExists: `Nothing was added to the project for this image${nothingElse}; running the item again uploads it.`,
 		ifMaybeDone: {
 			failed: `Batch "${fields.batchName}" may have been created in project ${projectId}, but its answer was lost`,
 			whatExists: 'No image was put in it. Running the item again creates another batch: delete the empty one in the dashboard if it is there.',
 		},
 	});
 
-	const nothingCreated = `Nothing was added to the project for this image${batchIdNote(batchId)}; running the item again uploads it.`;
+	const nothingCreated = `Nothing was added to the project for this image${batchIdNote(batchId)}${nothingElse}; running the item again uploads it.`;
 	const name = uploadName(plan.image.fileName, file.contentType);
 	const { value: place } = await explained(
 		this,
@@ -165,7 +180,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 		size: file.bytes.length,
 		source: place.uri,
 	};
-	const recordFor = (state: RecordState, recordId?: string) => session.ledger.record(batchId, { itemIndex, fileName: name, state, recordId });
+	const recordFor = (state: RecordState, recordId?: string) => session.ledger.record(batchId, { position: plan.position, itemIndex, fileName: name, state, recordId });
 	const { value: created } = await explained(
 		this,
 		itemIndex,
@@ -183,12 +198,13 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 			whatExists: nothingCreated,
 			ifMaybeDone: {
 				failed: `The image was stored (${place.uri}) and its record may have been created in batch ${batchId}, but its answer was lost`,
-				whatExists: `Look in batch ${batchId} of project ${projectId} in the dashboard for a record named "${name}" before running the item again: if it is there, running the item again makes a second one, so delete it first or leave this item out.`,
+				whatExists: () => recordMayExist(batchId, projectId, name, session.ledger.sameName(batchId, name, plan.position)),
 				then: () => recordFor('mayExist'),
 			},
 		},
 	);
 	const recordId = created.id;
+	recordFor('created', recordId);
 	if (labelIds) {
 		const without = `Record ${recordId} was created in batch ${batchId} without its ${annotations.length} annotation${annotations.length === 1 ? '' : 's'}`;
 		await explained(
@@ -216,11 +232,10 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 			},
 		);
 	}
-	recordFor('created', recordId);
 
 	const upload = { projectId, projectType, batchId, batchName: fields.batchName, recordId, fileName: name, width: record.width, height: record.height, size: record.size, contentType: record.contentType, annotationCount: annotations.length };
 	// an agent reads the item's json as the tool's result: the input's fields (an `error` among them) would read as this upload's
-	const json = runsAsTool(this) ? { upload } : { ...this.getInputData()[itemIndex].json, upload };
+	const json = runsAsTool(this) ? { upload } : { ...withoutError(this.getInputData()[itemIndex].json), upload };
 	const items = [outputItem(json, passedThroughBinaries.call(this, itemIndex, true), itemIndex)];
 	return () => items;
 }
@@ -230,11 +245,12 @@ async function resolveLabels(
 	this: IExecuteFunctions,
 	session: ProjectSession,
 	projectId: string,
+	projectType: ProjectType,
 	annotations: LabelledAnnotation[],
 	call: CallSettings,
 ): Promise<Map<string, string>> {
 	const whatExists = 'Nothing was added to the project for this image (a label the call made, if any, keeps its id when the item runs again); running the item again uploads it.';
-	const labelIds = await explained(this, call.itemIndex, session.labelIds(projectId, call), { failed: 'The labels could not be created', whatExists });
+	const labelIds = await explained(this, call.itemIndex, session.labelIds(projectId, projectType, call), { failed: 'The labels could not be created', whatExists });
 	const missing = annotations.find(({ label }) => !labelIds.has(label));
 	if (missing) {
 		throw new NodeOperationError(this.getNode(), `The service did not return an id for the label "${missing.label}"`, { itemIndex: call.itemIndex, description: whatExists });
@@ -271,11 +287,35 @@ function checkUploadFile(this: IExecuteFunctions, itemIndex: number, image: Imag
 	return { bytes, contentType: type.mimeType as UploadContentType, size };
 }
 
+/**
+ * The input's json with its `error` field as `inputError`: an item with `error` reads as a failure
+ * (to n8n's Retry On Fail and error branches, and to people), so only a failed upload carries one.
+ */
+function withoutError(json: IDataObject): IDataObject {
+	if (!('error' in json)) return json;
+	const { error, ...rest } = json;
+	return { ...rest, inputError: error };
+}
+
 /** The name the file is uploaded as: its own, with the extension of its type when it has none of it. */
 function uploadName(fileName: string, contentType: UploadContentType): string {
 	const extensions = contentType === 'image/png' ? ['png'] : ['jpg', 'jpeg'];
 	const extension = fileName.split('.').pop()!.toLowerCase();
 	return fileName.includes('.') && extensions.includes(extension) ? fileName : `${fileName}.${extensions[0]}`;
+}
+
+/**
+ * Where to look for a record whose answer was lost. Other images of the execution may have put
+ * records of the same name in the batch (photos without a file name are all "data.jpg"): those are
+ * named, so only this image's is deleted.
+ */
+export function recordMayExist(batchId: string, projectId: string, name: string, othersOfName: string | undefined): string {
+	const where = `Look in batch ${batchId} of project ${projectId} in the dashboard for a record named "${name}" before running the item again`;
+	if (othersOfName === undefined) return `${where}: if it is there, running the item again makes a second one, so delete it first or leave this item out.`;
+	return (
+		`${where}. Other images of this execution have that name too: ${othersOfName} (and any record another image’s output names). ` +
+		'A record of that name beyond those is this item’s: running the item again makes a second one, so delete it first or leave this item out.'
+	);
 }
 
 function batchIdNote(batchId: string): string {
@@ -292,7 +332,8 @@ function itemFailure(context: IExecuteFunctions, itemIndex: number) {
 interface StepFailure {
 	/** Put before the call's own message; none leaves the message as it is. */
 	failed?: string;
-	whatExists: string;
+	/** A function when what exists is known only at the failure (what other images did meanwhile). */
+	whatExists: string | (() => string);
 	/** Notes in the ledger what exists after the failure. */
 	then?: () => void;
 	ifMaybeDone?: Omit<StepFailure, 'ifMaybeDone'>;
@@ -307,7 +348,8 @@ async function explained<T>(context: IExecuteFunctions, itemIndex: number, step:
 		said.then?.();
 		const shown = asNodeError(context.getNode(), error, itemIndex);
 		if (said.failed) shown.message = `${said.failed}: ${shown.message}`;
-		shown.description = [said.whatExists, shown.description].filter(Boolean).join(' ');
+		const whatExists = typeof said.whatExists === 'function' ? said.whatExists() : said.whatExists;
+		shown.description = [whatExists, shown.description].filter(Boolean).join(' ');
 		throw shown;
 	}
 }
