@@ -17,6 +17,7 @@ const car = (x: number, y = 0.6): SeenObject => ({ label: 'car', box: [x, y, 0.2
 // the cars' bottom centres: (0.2, 0.75) and (0.7, 0.75); the bay holds the first
 const PARKED = car(0.1);
 const OTHER = car(0.6);
+const THIRD = car(0.35, 0.2);
 const bay = (right: number) => ({ name: 'bay', rectangle: [0, 0.5, right, 1] as [number, number, number, number] });
 
 describe('a settings change mid-stay keeps the tracks', () => {
@@ -82,6 +83,53 @@ describe('a settings change mid-stay keeps the tracks', () => {
 		const lowered: WatchSettings = { keepMissedLooks: 0, confidence: 0.4 };
 		expect(lookAt(store, 'gate', lowered, [], at(3)).tracking).toMatchObject({ departed: [], tracked: 1 });
 		expect(lookAt(store, 'gate', lowered, [], at(4)).tracking).toMatchObject({ departed: [{ trackId: at(0) }], tracked: 0 });
+	});
+});
+
+describe('an object gone exactly on the look the settings changed', () => {
+	it('the issue’s car: seen at 1 and 2, gone at 3 under another threshold: the comparison reports it gone at 4, tracking its departure at 5', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', {}, [PARKED], at(1));
+		lookAt(store, 'gate', {}, [PARKED], at(2));
+		const looks = [3, 4, 5].map((minute) => lookAt(store, 'gate', { confidence: 0.4 }, [], at(minute)));
+		expect(looks.map((look) => [look.comparison!.disappeared, look.comparison!.changeByLabel, look.tracking!.departed.map((departure) => departure.trackId)])).toEqual([
+			[[], {}, []],
+			[['car'], { car: -1 }, []],
+			[[], {}, [at(1)]],
+		]);
+	});
+
+	it('one of two cars gone, and in its zone: the baseline keeps it counted, per label and per zone, for the comparison to report', () => {
+		const store: IDataObject = {};
+		const before: WatchSettings = { zones: [bay(0.5)], departureAfterLooks: 2 };
+		const after: WatchSettings = { zones: [bay(0.45)], departureAfterLooks: 2 };
+		lookAt(store, 'gate', before, [PARKED, OTHER], at(1));
+		lookAt(store, 'gate', after, [OTHER], at(2));
+		expect((store.looks as Record<string, { counts: unknown; zones: unknown }>).gate).toMatchObject({ counts: { car: 2 }, zones: { bay: { car: 1 } } });
+		const held = lookAt(store, 'gate', after, [OTHER], at(3));
+		expect(held.comparison!.heldBack).toEqual([
+			{ label: 'car', zone: null, change: -1, kind: 'departure', heldBy: 'departureAfterLooks', lowerForLooks: 1 },
+			{ label: 'car', zone: 'bay', change: -1, kind: 'departure', heldBy: 'departureAfterLooks', lowerForLooks: 1 },
+		]);
+		const reported = lookAt(store, 'gate', after, [OTHER], at(4));
+		expect([reported.comparison!.changeByLabel, reported.comparison!.zones!.bay.disappeared, reported.tracking!.departed.map((departure) => departure.trackId)]).toEqual([{ car: -1 }, ['car'], [at(1)]]);
+	});
+
+	it('a car hidden on that look and seen again: neither reports anything', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', {}, [PARKED], at(1));
+		lookAt(store, 'gate', { confidence: 0.4 }, [], at(2));
+		const back = lookAt(store, 'gate', { confidence: 0.4 }, [PARKED], at(3));
+		expect([back.comparison!.changed, back.comparison!.appeared, back.tracking!.arrivals]).toEqual([false, [], []]);
+	});
+
+	it('a track missing before that look is not counted again: its drop was the comparison’s to report under the old settings', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', {}, [PARKED], at(1));
+		expect(lookAt(store, 'gate', {}, [], at(2)).comparison!.disappeared).toEqual(['car']);
+		lookAt(store, 'gate', { confidence: 0.4 }, [], at(3));
+		expect((store.looks as Record<string, { counts: unknown }>).gate.counts).toEqual({});
+		expect(lookAt(store, 'gate', { confidence: 0.4 }, [], at(4)).comparison!.disappeared).toEqual([]);
 	});
 });
 
@@ -207,6 +255,27 @@ describe('a box that jitters across a zone’s edge', () => {
 		expect(newStays).toEqual([0, 0, 0, 1, 0]);
 	});
 
+	it('a departure whose last sighting was a tolerated look out of the zone names the zone (the issue’s car: in at 1, 5, 12, 13, out at 6 and 14)', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { zones: [bay(1)] };
+		const looks: Array<[number, SeenObject[]]> = [[1, [inBay]], [5, [inBay]], [6, [outside]], [7, []], [12, [inBay]], [13, [inBay]], [14, [outside]], [15, []], [16, []]];
+		const departed = looks.map(([minute, objects]) => lookAt(store, 'gate', settings, objects, at(minute)).tracking!.departed);
+		expect(departed.slice(0, 8).flat()).toEqual([]);
+		expect(departed[8]).toEqual([{ trackId: at(1), label: 'car', zones: ['bay'], firstSeenAt: '2026-11-28T08:01:00.000Z', lastSeenAt: '2026-11-28T08:14:00.000Z', stayedSeconds: 780 }]);
+	});
+
+	it('a departure names the zones it was in and those left for a tolerated look, not one left for longer', () => {
+		const store: IDataObject = {};
+		// the bay holds the anchor at y 0.51 and 0.49; the strip only 0.51
+		const settings: WatchSettings = { zones: [{ name: 'strip', rectangle: [0, 0.5, 1, 1] }, { name: 'lot', rectangle: [0, 0.45, 1, 1] }], keepMissedLooks: 1 };
+		const looks: Array<[number, SeenObject[]]> = [[0, [inBay]], [1, [outside]], [2, []], [3, []]];
+		const last = looks.map(([minute, objects]) => lookAt(store, 'gate', settings, objects, at(minute)).tracking!.departed).pop();
+		expect(last).toMatchObject([{ zones: ['lot', 'strip'] }]);
+		const longer: IDataObject = {};
+		const twice: Array<[number, SeenObject[]]> = [[0, [inBay]], [1, [outside]], [2, [outside]], [3, []], [4, []]];
+		expect(twice.map(([minute, objects]) => lookAt(longer, 'gate', settings, objects, at(minute)).tracking!.departed).pop()).toMatchObject([{ zones: ['lot'] }]);
+	});
+
 	it('a state with zones left and standing tracks is counted as long as its JSON', () => {
 		const state = newTrackingState(T0);
 		const settings = { ...lookSettings(), keepMissedLooks: 2 };
@@ -225,3 +294,220 @@ describe('a box that jitters across a zone’s edge', () => {
 function lookSettings() {
 	return { minOverlap: 0.3, keepMissedLooks: 1, countAfterLooks: 1, zoneStayLimitsMs: [], arrivalsPeriod: 'firstLook' as const, timeZone: 'UTC', zoned: true };
 }
+
+describe('the bound forgets a key mid-stay', () => {
+	const settings: WatchSettings = { stayLimitMinutes: 30 };
+	// a key whose one look takes the static data's 100,000 characters: every other key must go
+	const fill = (store: IDataObject, minute: number) => lookAt(store, 'x'.repeat(10), { tracking: false }, [{ label: 'y'.repeat(99_990), box: [0, 0, 0.1, 0.1] }], at(minute));
+
+	it('the issue’s car: its stay alerted at 35 and, flagged resumedAfterLoss, at 80; its departure flagged; the key’s next item says its tracks were forgotten', () => {
+		const store: IDataObject = {};
+		const alerts: Array<[number, number, boolean]> = [];
+		const looks = new Map<number, ReturnType<typeof lookAt>>();
+		const lookOfCar = (minute: number, objects: SeenObject[]) => {
+			const look = lookAt(store, 'bay camera', settings, objects, at(minute));
+			for (const stay of look.tracking!.overstays) if (!stay.alreadyReported) alerts.push([minute, stay.trackId, stay.resumedAfterLoss === true]);
+			looks.set(minute, look);
+		};
+		for (let minute = 0; minute <= 40; minute += 5) lookOfCar(minute, [PARKED]);
+		const filler = fill(store, 41);
+		expect(filler.warnings).toEqual([]);
+		for (let minute = 45; minute <= 90; minute += 5) lookOfCar(minute, [PARKED]);
+		lookOfCar(95, []);
+		lookOfCar(100, []);
+		expect(alerts).toEqual([
+			[35, at(0), false],
+			[80, at(45), true],
+		]);
+		expect(looks.get(45)!.warnings).toEqual([
+			'Track Objects Across Looks: the tracks of Watch Key "bay camera" (1 track) were forgotten at 2026-11-28T08:41:00.000Z to keep the workflow’s static data within 100,000 characters; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss',
+		]);
+		expect(looks.get(50)!.warnings).toEqual([]);
+		expect(looks.get(45)!.tracking).toMatchObject({ arrivals: [], arrivalsSince: '2026-11-28T08:45:00.000Z' });
+		expect(looks.get(95)!.tracking!.departed).toEqual([]);
+		expect(looks.get(100)!.tracking!.departed).toEqual([
+			{ trackId: at(45), label: 'car', zones: [], firstSeenAt: '2026-11-28T08:45:00.000Z', lastSeenAt: '2026-11-28T09:30:00.000Z', stayedSeconds: 2700, resumedAfterLoss: true },
+		]);
+	});
+
+	it('tracks started while an object hidden at the loss may come back are flagged, later ones not; a key forgotten without tracks leaves no note', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', settings, [PARKED, OTHER], at(0));
+		lookAt(store, 'yard', settings, [], at(0));
+		fill(store, 1);
+		// OTHER hidden on the look after the loss and the one after it (Track Kept Through Missed Looks 1): it may have stood there
+		const again = lookAt(store, 'gate', settings, [PARKED], at(2));
+		expect(again.warnings).toHaveLength(1);
+		expect(lookAt(store, 'yard', settings, [], at(2)).warnings).toEqual([]);
+		lookAt(store, 'gate', settings, [PARKED], at(3));
+		lookAt(store, 'gate', settings, [PARKED, OTHER], at(4));
+		// a third car arrives on the next look: after the window
+		lookAt(store, 'gate', settings, [PARKED, OTHER, THIRD], at(5));
+		const over = lookAt(store, 'gate', settings, [PARKED, OTHER, THIRD], at(36));
+		expect(over.tracking!.overstays.map((stay) => [stay.trackId, stay.resumedAfterLoss])).toEqual([
+			[at(2), true],
+			[at(2) + 1, true],
+			[at(2) + 2, undefined],
+		]);
+		expect(over.tracking!.overstays[2]).not.toHaveProperty('resumedAfterLoss');
+		expect((store.looks as Record<string, { tracking: object }>).gate.tracking).not.toHaveProperty('resumedLooks');
+	});
+
+	it('a settings change in the window does not shorten it: baseline looks are not counted', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', settings, [PARKED, OTHER], at(0));
+		fill(store, 1);
+		lookAt(store, 'gate', settings, [PARKED], at(2));
+		lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [PARKED], at(3));
+		lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [PARKED], at(4));
+		lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [PARKED, OTHER], at(5));
+		const over = lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [PARKED, OTHER], at(36));
+		expect(over.tracking!.overstays.map((stay) => stay.resumedAfterLoss)).toEqual([true, true]);
+	});
+
+	it('forgets the keys without tracks before a key whose objects stand, each seen longest ago first', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', settings, [PARKED], at(0));
+		for (let key = 1; key < 100; key++) lookAt(store, `camera ${key}`, settings, [], at(key));
+		lookAt(store, 'new camera', settings, [], at(100));
+		expect(Object.keys(store.looks as object)).toEqual(expect.arrayContaining(['gate', 'camera 2', 'new camera']));
+		expect(store.looks).not.toHaveProperty(['camera 1']);
+		// a key whose tracks are all gone is one without tracks
+		lookAt(store, 'gate', { ...settings, keepMissedLooks: 0 }, [], at(101));
+		lookAt(store, 'newer camera', settings, [], at(102));
+		expect(store.looks).not.toHaveProperty(['camera 2']);
+		lookAt(store, 'newest camera', settings, [], at(103));
+		expect(store.looks).not.toHaveProperty(['camera 3']);
+		expect(store.looks).toHaveProperty(['gate']);
+	});
+});
+
+describe('the notes of keys forgotten with tracks', () => {
+	const settings: WatchSettings = { stayLimitMinutes: 30 };
+	const fill = (store: IDataObject, minute: number) => lookAt(store, 'x'.repeat(10), { tracking: false }, [{ label: 'y'.repeat(99_990), box: [0, 0, 0.1, 0.1] }], at(minute));
+	const note = (tracks: string) =>
+		`Track Objects Across Looks: the tracks of Watch Key "gate" (${tracks}) were forgotten at 2026-11-28T08:01:00.000Z to keep the workflow’s static data within 100,000 characters; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`;
+
+	it('says how many tracks; keeps ids above those given, also with the clock set back; is said once', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', settings, [PARKED, OTHER], at(0));
+		fill(store, 1);
+		expect(store.forgottenTracks).toEqual({ gate: { at: '2026-11-28T08:01:00.000Z', nextId: at(0) + 2, tracks: 2 } });
+		const back = lookAt(store, 'gate', settings, [PARKED], at(-10));
+		expect([back.warnings, back.detections[0].trackId]).toEqual([[note('2 tracks')], at(0) + 2]);
+		expect(store).not.toHaveProperty('forgottenTracks');
+		const state = (store.looks as Record<string, { tracking: Parameters<typeof trackingStateJsonLength>[0] }>).gate.tracking;
+		expect(trackingStateJsonLength(state)).toBe(JSON.stringify(state).length);
+	});
+
+	it('keeps the 20 latest: of 21 keys forgotten with tracks, the first forgotten has none', () => {
+		const store: IDataObject = {};
+		for (let key = 0; key <= 20; key++) lookAt(store, `camera ${key}`, settings, [PARKED], at(key));
+		fill(store, 30);
+		expect(Object.keys(store.forgottenTracks as object)).toEqual(Array.from({ length: 20 }, (_, key) => `camera ${key + 1}`));
+		expect(lookAt(store, 'camera 0', settings, [PARKED], at(31)).warnings).toEqual([]);
+		expect(lookAt(store, 'camera 1', settings, [PARKED], at(31)).warnings).toHaveLength(1);
+		expect(Object.keys(store.forgottenTracks as object)).toHaveLength(19);
+	});
+
+	it.each([
+		['not an object', 'notes'],
+		['a note that is not an object', { gate: 'note' }],
+		['a note without a time', { gate: { at: 'soon', nextId: at(0) + 1, tracks: 1 } }],
+		['a note whose next id is no integer', { gate: { at: '2026-11-28T08:01:00.000Z', nextId: '5', tracks: 1 } }],
+		['a note whose track count is no integer', { gate: { at: '2026-11-28T08:01:00.000Z', nextId: at(0) + 1, tracks: 1.5 } }],
+	])('a note that cannot be read (%s) is passed over: the look is a first look without a warning', (_case, notes) => {
+		const store: IDataObject = { forgottenTracks: notes as never };
+		const look = lookAt(store, 'gate', settings, [PARKED], at(2));
+		expect([look.warnings, look.detections[0].trackId]).toEqual([[], at(2)]);
+	});
+
+	it('a readable note beside an unreadable one is said, with 1 track', () => {
+		const store: IDataObject = { forgottenTracks: { gate: { at: '2026-11-28T08:01:00.000Z', nextId: at(0) + 1, tracks: 1 }, yard: 5 } };
+		expect(lookAt(store, 'gate', settings, [PARKED], at(2)).warnings).toEqual([note('1 track')]);
+		expect(store).not.toHaveProperty('forgottenTracks');
+	});
+});
+
+describe('the baseline keeps counted what tracking holds unseen, as far as last reported', () => {
+	it('a car missing before the change whose drop was held by Departure After Looks 2 is reported gone after it', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { departureAfterLooks: 2, keepMissedLooks: 2 };
+		lookAt(store, 'gate', settings, [PARKED], at(1));
+		expect(lookAt(store, 'gate', settings, [], at(2)).comparison!.heldBack).toHaveLength(1);
+		lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [], at(3));
+		expect((store.looks as Record<string, { counts: unknown }>).gate.counts).toEqual({ car: 1 });
+		const looks = [4, 5].map((minute) => lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [], at(minute)));
+		// its drop lower for 1 look before the change, 2 at 4: reported; its track missed 1 look before, 3 at 5: departed
+		expect(looks.map((look) => [look.comparison!.disappeared, look.tracking!.departed.length])).toEqual([
+			[['car'], 0],
+			[[], 1],
+		]);
+	});
+
+	it('the looks a drop was held for go on counting through the change, as the track’s misses do: both report on the same look', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { zones: [bay(1)], departureAfterLooks: 3, keepMissedLooks: 2 };
+		lookAt(store, 'gate', settings, [PARKED], at(1));
+		lookAt(store, 'gate', settings, [], at(2));
+		lookAt(store, 'gate', settings, [], at(3));
+		const changed = { ...settings, confidence: 0.4 };
+		lookAt(store, 'gate', changed, [], at(4));
+		expect((store.looks as Record<string, { lowerFor: unknown }>).gate.lowerFor).toEqual({ '[null,"car"]': 2, '["bay","car"]': 2 });
+		const after = lookAt(store, 'gate', changed, [], at(5));
+		expect([after.comparison!.disappeared, after.comparison!.zones!.bay.disappeared, after.tracking!.departed.length]).toEqual([['car'], ['car'], 1]);
+	});
+
+	it('two cars held, one counted as last reported: the baseline counts one more, not two', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { zones: [bay(1)], keepMissedLooks: 2 };
+		// two cars in the bay, then one reported gone while its track is held
+		lookAt(store, 'gate', settings, [PARKED, OTHER], at(1));
+		lookAt(store, 'gate', settings, [PARKED], at(2));
+		lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [], at(3));
+		expect((store.looks as Record<string, { counts: unknown; zones: unknown }>).gate).toMatchObject({ counts: { car: 1 }, zones: { bay: { car: 1 } } });
+	});
+});
+
+describe('tracking turned off while objects stand, and on again', () => {
+	const settings: WatchSettings = { stayLimitMinutes: 30 };
+	const dropped = (tracks: string, at: string) =>
+		`Track Objects Across Looks: the tracks of Watch Key "gate" (${tracks}) were dropped at ${at} by a look with Track Objects Across Looks off; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`;
+
+	it('the car alerted at 35, tracking off at 40 and on at 45: the look on again says so, its stay alerted at 80 flagged resumedAfterLoss', () => {
+		const store: IDataObject = {};
+		const alerts: Array<[number, number, boolean]> = [];
+		const warnings = new Map<number, string[]>();
+		for (let minute = 0; minute <= 90; minute += 5) {
+			const look = lookAt(store, 'gate', { ...settings, tracking: minute !== 40 }, [PARKED], at(minute));
+			warnings.set(minute, look.warnings);
+			for (const stay of look.tracking?.overstays ?? []) if (!stay.alreadyReported) alerts.push([minute, stay.trackId, stay.resumedAfterLoss === true]);
+		}
+		expect(alerts).toEqual([
+			[35, at(0), false],
+			[80, at(45), true],
+		]);
+		expect([warnings.get(40), warnings.get(45), warnings.get(50)]).toEqual([[], [dropped('1 track', '2026-11-28T08:40:00.000Z')], []]);
+	});
+
+	it('a key forgotten by the bound whose next look has tracking off says so at its next look with tracking on', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', settings, [PARKED, OTHER], at(0));
+		lookAt(store, 'x'.repeat(10), { tracking: false }, [{ label: 'y'.repeat(99_990), box: [0, 0, 0.1, 0.1] }], at(1));
+		expect(lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(2)).warnings).toEqual([]);
+		const on = lookAt(store, 'gate', settings, [PARKED], at(3));
+		expect(on.warnings).toEqual([expect.stringContaining('(2 tracks) were forgotten at 2026-11-28T08:01:00.000Z to keep')]);
+		expect(on.detections[0].trackId).toBe(at(3));
+	});
+
+	it('tracking off with no track held leaves no note; off twice keeps the first note', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', settings, [], at(0));
+		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(1));
+		expect(store).not.toHaveProperty('forgottenTracks');
+		expect(lookAt(store, 'gate', settings, [PARKED], at(2)).warnings).toEqual([]);
+		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(3));
+		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(4));
+		expect(lookAt(store, 'gate', settings, [PARKED], at(5)).warnings).toEqual([dropped('1 track', '2026-11-28T08:03:00.000Z')]);
+	});
+});

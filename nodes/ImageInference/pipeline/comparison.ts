@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { readChoice, readOptionalBoolean, readOptionalNumber, truncate } from '../parameters/readers';
 import { isoTime } from './isoTime';
 import { jsonLength } from './jsonLength';
-import { hasOwnField, isRecord, ownField, setOwnField } from './records';
+import { countOneMore, hasOwnField, isRecord, ownField, setOwnField } from './records';
 import type { TrackingSettings, TrackingState } from './tracking';
 import { isCounts, trackingStateJsonLength, trackingStateProblem } from './tracking';
 
@@ -23,6 +23,8 @@ export const MAX_WATCH_KEYS = 100;
  */
 export const MAX_WATCH_BYTES = 100_000;
 export const MAX_WATCH_KEY_LENGTH = 200;
+/** The most keys whose tracks were dropped (by the bound, or a look with tracking off) that the static data keeps a note of (`forgottenTracks`): about 280 characters each at most. */
+export const MAX_FORGOTTEN_NOTES = 20;
 /** A week. */
 export const COOLDOWN_BOUNDS = { min: 0, max: 10_080 };
 export const DEFAULT_WATCH_KEY = 'default';
@@ -63,6 +65,18 @@ interface RememberedLook {
 	settings?: string;
 	/** Track Objects Across Looks: the key's tracks. */
 	tracking?: TrackingState;
+}
+
+/**
+ * What the static data keeps of a key whose tracks were dropped (`forgottenTracks`), by the bound or
+ * by a look with Track Objects Across Looks off: when, its next track id, how many tracks it held.
+ */
+interface ForgottenNote {
+	at: string;
+	nextId: number;
+	tracks: number;
+	/** Dropped by a look with Track Objects Across Looks off (else by the bound). */
+	trackingOff?: true;
 }
 
 export interface Change {
@@ -139,15 +153,33 @@ export function compareWithPreviousLook(
 	/**
 	 * `tracking` moves the previous look's tracks on (in place) and gives the tracks to keep; the
 	 * tracks outlive a change of the settings. `baseline`: the look reports no arrival or departure
-	 * (the key's first look, the first under other settings, or the first with tracks).
+	 * (the key's first look, the first under other settings, or the first with tracks). `lost`:
+	 * the key was forgotten by the bound with tracks, which gave ids up to `nextId`.
 	 */
-	current: { counts: Counts; zones?: Record<string, Counts>; tracking?: (previous: TrackingState | undefined, baseline: boolean) => TrackingState },
+	current: {
+		counts: Counts;
+		zones?: Record<string, Counts>;
+		tracking?: (previous: TrackingState | undefined, baseline: boolean, lost?: { nextId: number }) => TrackingState;
+	},
 	now: number,
 	warnings: string[] = [],
 ): Comparison {
-	const { looks, memo } = looksToWrite(store, warnings);
+	const { looks, memo } = looksToWrite(store, warnings, watch.key);
 	const hadKey = hasOwnField(looks, watch.key);
 	const previous = hadKey ? looks[watch.key] : undefined;
+	// the note of tracks dropped is said by the key's next look that tracks again
+	const lost = current.tracking && previous?.tracking === undefined ? takeForgottenNote(store, watch.key) : undefined;
+	if (lost) {
+		const how = lost.trackingOff
+			? 'were dropped at ' + lost.at + ' by a look with Track Objects Across Looks off'
+			: `were forgotten at ${lost.at} to keep the workflow’s static data within ${MAX_WATCH_BYTES.toLocaleString('en-US')} characters`;
+		warnings.push(
+			`Track Objects Across Looks: the tracks of Watch Key "${truncate(watch.key, 40)}" (${lost.tracks} ${lost.tracks === 1 ? 'track' : 'tracks'}) ${how}; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`,
+		);
+	}
+	if (!current.tracking && previous?.tracking && previous.tracking.tracks.length > 0) {
+		noteForgotten(store, watch.key, { at: isoTime(now), nextId: previous.tracking.nextId, tracks: previous.tracking.tracks.length, trackingOff: true });
+	}
 	// the cooldowns still running, and when the last of them ends
 	let cooldowns: Record<string, string> = {};
 	let cooldownCount = 0;
@@ -187,7 +219,7 @@ export function compareWithPreviousLook(
 		// no zone's counts changed: the look keeps the reported ones, as it does the counts of the whole image
 		if (keptAsReported && previous?.zones && Object.keys(previous.zones).length === zoneCount) keptByZone = previous.zones;
 	}
-	const { startedCooldowns, lowerFor, lowerForCount, heldBack } = judging;
+	const { startedCooldowns, lowerFor, heldBack } = judging;
 	const changed = startedCooldowns.length > 0;
 
 	// measured before tracking moves the previous look's tracks on, in place
@@ -197,7 +229,8 @@ export function compareWithPreviousLook(
 	const measured = memo.measured.keys === keysBefore ? memo.measured.length : jsonLength(looks);
 	// without the key's entry, and the comma that joins it to another
 	const sizeWithoutThisKey = previous === undefined ? measured : measured - entryLength(watch.key, previousLength) - (keysBefore > 1 ? 1 : 0);
-	const tracking = current.tracking?.(previous?.tracking, !comparing || previous.tracking === undefined);
+	const tracking = current.tracking?.(previous?.tracking, !comparing || previous.tracking === undefined, lost);
+	if (tracking && previous?.tracking && !comparing) keepCountedWhileTracked(tracking, now, previous, judging, overall.kept, keptByZone);
 	const nowIso = isoTime(now);
 	// none ended, none started: the look keeps the cooldowns it had
 	if (previous?.cooldowns && endedCooldowns === 0 && !(watch.cooldownMs > 0 && changed)) cooldowns = previous.cooldowns;
@@ -211,7 +244,7 @@ export function compareWithPreviousLook(
 	const look: RememberedLook = { seenAt: nowIso, counts: overall.kept };
 	if (keptByZone) look.zones = keptByZone;
 	if (cooldownCount > 0) look.cooldowns = cooldowns;
-	if (lowerForCount > 0) look.lowerFor = lowerFor;
+	if (judging.lowerForCount > 0) look.lowerFor = lowerFor;
 	if (watch.settings !== undefined) look.settings = watch.settings;
 	if (tracking) look.tracking = tracking;
 	const length = previous !== undefined && keepsWhatItKept(look, previous) ? previousLength : lookLength(look);
@@ -220,7 +253,7 @@ export function compareWithPreviousLook(
 	// set at every look: n8n saves the static data only when its proxy sees a set, and may keep the
 	// same static data objects from one execution to the next (looksToWrite)
 	store.looks = looks;
-	forgetOldest(looks, memo, watch.key, keysBefore + (hadKey ? 0 : 1), sizeWithoutThisKey + entryLength(watch.key, length));
+	forgetOldest(store, looks, memo, watch.key, keysBefore + (hadKey ? 0 : 1), sizeWithoutThisKey + entryLength(watch.key, length), nowIso);
 
 	const comparison = {
 		key: watch.key,
@@ -236,6 +269,56 @@ export function compareWithPreviousLook(
 	};
 	// in the one literal: the output keeps the comparison, and a field added afterwards gets a store of its own
 	return changeByZone ? { ...comparison, zones: changeByZone } : comparison;
+}
+
+/**
+ * On the first look under other settings, the objects this look does not see whose tracks go on
+ * (a track unseen on a baseline look is not counted missing) stay in the baseline's counts, per
+ * label and per zone they were last in, as far as the counts last reported held them: the
+ * comparison reports them gone by the looks after it, as tracking reports their departure, rather
+ * than never; a drop it already reported is not reported again. The looks such a count was lower
+ * for go on (without this look), as the tracks' missed looks do.
+ */
+function keepCountedWhileTracked(
+	tracking: TrackingState,
+	now: number,
+	previous: RememberedLook,
+	judging: Judging,
+	counts: Counts,
+	byZone: Record<string, Counts> | undefined,
+): void {
+	const held: Counts = {};
+	const heldByZone: Record<string, Counts> = {};
+	for (const track of tracking.tracks) {
+		if (track.lastSeen === now) continue;
+		countOneMore(held, track.label);
+		for (const zone in track.zones) {
+			if (!hasOwnField(heldByZone, zone)) setOwnField(heldByZone, zone, {});
+			countOneMore(ownField(heldByZone, zone)!, track.label);
+		}
+	}
+	addHeld(judging, null, counts, held, previous.counts);
+	for (const zone in heldByZone) {
+		const zoneCounts = byZone && ownField(byZone, zone);
+		const reported = previous.zones && ownField(previous.zones, zone);
+		if (zoneCounts && reported) addHeld(judging, zone, zoneCounts, heldByZone[zone], reported);
+	}
+}
+
+/** Each label's count raised towards the count last reported, by at most the tracks held unseen; a raised count keeps its looks lower. */
+function addHeld(judging: Judging, zone: string | null, counts: Counts, held: Counts, reported: Counts): void {
+	for (const label in held) {
+		const seen = ownField(counts, label) ?? 0;
+		const kept = Math.min(seen + held[label], Math.max(seen, ownField(reported, label) ?? 0));
+		if (kept <= seen) continue;
+		setOwnField(counts, label, kept);
+		const where = JSON.stringify([zone, label]);
+		const lowerForLooks = ownField(judging.lowerForBefore, where);
+		if (lowerForLooks !== undefined) {
+			judging.lowerFor[where] = lowerForLooks;
+			judging.lowerForCount++;
+		}
+	}
 }
 
 /** What judging one look gathers across the whole image and its zones. */
@@ -345,7 +428,7 @@ const looksMemos = new WeakMap<object, LooksMemo>();
  * static data (n8n-workflow's workflow.js and observable-object.js, n8n's
  * workflow-static-data.service.js, 1.123.81 and 2.41.1).
  */
-function looksToWrite(store: IDataObject, warnings: string[]): { looks: Record<string, RememberedLook>; memo: LooksMemo } {
+function looksToWrite(store: IDataObject, warnings: string[], key: string): { looks: Record<string, RememberedLook>; memo: LooksMemo } {
 	const looks = store.looks as Record<string, RememberedLook> | undefined;
 	const memo = looks !== undefined ? looksMemos.get(looks) : undefined;
 	if (looks !== undefined && memo !== undefined) return { looks, memo };
@@ -353,22 +436,40 @@ function looksToWrite(store: IDataObject, warnings: string[]): { looks: Record<s
 	let plain = JSON.parse(json) as unknown;
 	const warned = warnings.length;
 	if (!isRecord(plain)) {
-		warnings.push(`Compare With Previous Look: the looks kept in the workflow’s static data are not an object (${truncate(json, 40)}), so every Watch Key starts afresh with its next look`);
+		warnings.push(`Compare With Previous Look: the looks kept in the workflow’s static data are not an object (${kindOf(plain)}), so every Watch Key starts afresh with its next look`);
 		plain = {};
 		json = '{}';
 	}
 	const readable = plain as Record<string, RememberedLook>;
-	for (const key of Object.keys(readable)) {
-		const problem = lookProblem(readable[key]);
+	// an item's output (a webhook's answer) names its own key only: the others are counted
+	let othersUnread = 0;
+	for (const name of Object.keys(readable)) {
+		const problem = lookProblem(readable[name]);
 		if (problem === undefined) continue;
-		warnings.push(`Compare With Previous Look: the look kept for Watch Key "${truncate(key, 40)}" ${problem}, so the key starts afresh with its next look`);
-		delete readable[key];
+		if (name === key) warnings.push(`Compare With Previous Look: the look kept for Watch Key "${truncate(name, 40)}" ${problem}, so the key starts afresh with its next look`);
+		else othersUnread++;
+		delete readable[name];
+	}
+	if (othersUnread > 0) {
+		warnings.push(
+			othersUnread === 1
+				? 'Compare With Previous Look: 1 other Watch Key’s look kept in the workflow’s static data could not be read, so it starts afresh with its next look'
+				: `Compare With Previous Look: ${othersUnread} other Watch Keys’ looks kept in the workflow’s static data could not be read, so they start afresh with their next look`,
+		);
 	}
 	if (warnings.length > warned) json = JSON.stringify(readable);
 	store.looks = readable;
 	const made: LooksMemo = { measured: { length: json.length, keys: Object.keys(readable).length }, written: new Map() };
 	looksMemos.set(readable, made);
 	return { looks: readable, memo: made };
+}
+
+/** What a value that should be an object is, without its content (which may name keys). */
+function kindOf(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'string') return 'a text';
+	if (typeof value === 'number') return 'a number';
+	return String(value);
 }
 
 const isTimeText = (value: unknown) => typeof value === 'string' && Number.isFinite(Date.parse(value));
@@ -430,27 +531,71 @@ function lookLength(look: RememberedLook): number {
 	return look.tracking === undefined ? jsonLength(look) : jsonLength({ ...look, tracking: null }) - 'null'.length + trackingStateJsonLength(look.tracking);
 }
 
+const tracksOf = (look: RememberedLook) => look.tracking?.tracks.length ?? 0;
+
 /**
- * Forgets the keys seen longest ago while more than MAX_WATCH_KEYS are kept or they take more than
- * MAX_WATCH_BYTES; never `current`. `keys`: how many the looks hold, `current`'s included;
- * `entries`: their JSON length without the entry of `current`, plus that entry; the comma joining
- * it to the others is counted here. The looks' keys are listed and sorted only when some must go.
+ * Forgets keys while more than MAX_WATCH_KEYS are kept or they take more than MAX_WATCH_BYTES;
+ * never `current`. The keys without tracks go first, then those whose objects stand there (whose
+ * stays and alerts would start again), each seen longest ago first; a key forgotten with tracks
+ * leaves a note (noteForgotten). `keys`: how many the looks hold, `current`'s included; `entries`:
+ * their JSON length without the entry of `current`, plus that entry; the comma joining it to the
+ * others is counted here. The looks' keys are listed and sorted only when some must go.
  */
-function forgetOldest(looks: Record<string, RememberedLook>, memo: LooksMemo, current: string, keys: number, entries: number): void {
+function forgetOldest(store: IDataObject, looks: Record<string, RememberedLook>, memo: LooksMemo, current: string, keys: number, entries: number, nowIso: string): void {
 	let size = entries + (keys > 1 ? 1 : 0);
 	if (keys > MAX_WATCH_KEYS || size > MAX_WATCH_BYTES) {
-		const bySeen = Object.keys(looks).filter((key) => key !== current).sort((a, b) => Date.parse(looks[a].seenAt) - Date.parse(looks[b].seenAt));
-		for (const key of bySeen) {
+		const tracked = (key: string) => (tracksOf(looks[key]) > 0 ? 1 : 0);
+		const byOrder = Object.keys(looks)
+			.filter((key) => key !== current)
+			.sort((a, b) => tracked(a) - tracked(b) || Date.parse(looks[a].seenAt) - Date.parse(looks[b].seenAt));
+		for (const key of byOrder) {
 			if (Object.keys(looks).length <= MAX_WATCH_KEYS && size <= MAX_WATCH_BYTES) break;
 			const written = memo.written.get(key);
 			// the entry's own characters and the comma between entries
 			size -= entryLength(key, written?.look === looks[key] ? written.length : lookLength(looks[key])) + 1;
+			const tracking = looks[key].tracking;
+			if (tracking && tracking.tracks.length > 0) noteForgotten(store, key, { at: nowIso, nextId: tracking.nextId, tracks: tracking.tracks.length });
 			delete looks[key];
 			memo.written.delete(key);
 		}
 		keys = Object.keys(looks).length;
 	}
 	memo.measured = { length: size, keys };
+}
+
+/** The notes of keys forgotten with tracks, as the static data holds them: only the readable ones (a note only flags the key's next tracks). */
+function forgottenNotes(store: IDataObject): Record<string, ForgottenNote> {
+	const notes: Record<string, ForgottenNote> = {};
+	const kept = store.forgottenTracks;
+	if (!isRecord(kept)) return notes;
+	for (const key of Object.keys(kept)) {
+		const note = kept[key];
+		if (isRecord(note) && isTimeText(note.at) && Number.isSafeInteger(note.nextId) && Number.isSafeInteger(note.tracks)) {
+			setOwnField(notes, key, { at: note.at as string, nextId: note.nextId as number, tracks: note.tracks as number, ...(note.trackingOff === true ? { trackingOff: true as const } : {}) });
+		}
+	}
+	return notes;
+}
+
+/** Keeps a note that `key` was forgotten with tracks, for its next look; of more than MAX_FORGOTTEN_NOTES, the oldest goes. */
+function noteForgotten(store: IDataObject, key: string, note: ForgottenNote): void {
+	const notes = forgottenNotes(store);
+	delete notes[key];
+	setOwnField(notes, key, note);
+	const names = Object.keys(notes);
+	for (const name of names.slice(0, Math.max(names.length - MAX_FORGOTTEN_NOTES, 0))) delete notes[name];
+	store.forgottenTracks = notes;
+}
+
+/** The note of `key` forgotten with tracks, taken out of the static data; undefined when there is none. */
+function takeForgottenNote(store: IDataObject, key: string): ForgottenNote | undefined {
+	const notes = forgottenNotes(store);
+	const note = ownField(notes, key);
+	if (note === undefined) return undefined;
+	delete notes[key];
+	if (Object.keys(notes).length > 0) store.forgottenTracks = notes;
+	else delete store.forgottenTracks;
+	return note;
 }
 
 /** The fingerprint of the settings a look is taken under: the service's threshold and the steps' options. */

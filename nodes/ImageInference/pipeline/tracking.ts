@@ -68,11 +68,19 @@ export interface StoredTrack {
 	baseline?: true;
 	/** The zones its anchor left for fewer looks than Track Kept Through Missed Looks allows: [since, looks away]. */
 	zonesLeft?: Record<string, [since: number, looks: number]>;
+	/** Seen first on the look after the key's tracks were forgotten: it may have stood there, and been alerted, before. */
+	resumedAfterLoss?: true;
 }
 
 export interface TrackingState {
 	/** The next track's id: a key's first tracked look starts it at its time in milliseconds, so that tracks started afresh never take an id the key gave before. */
 	nextId: number;
+	/**
+	 * After the key's tracks were dropped (by the bound, or a look with tracking off): how many more
+	 * looks (baseline looks not counted) start tracks flagged `resumedAfterLoss`, as an object hidden
+	 * on the look after the loss may have stood there before it.
+	 */
+	resumedLooks?: number;
 	tracks: StoredTrack[];
 	arrivals: {
 		since: number;
@@ -108,6 +116,8 @@ export interface Departure extends TrackSummary {
 	firstSeenAt: string;
 	lastSeenAt: string;
 	stayedSeconds: number;
+	/** The track was started on the look after the key's tracks were forgotten: it may have stood there longer. */
+	resumedAfterLoss?: true;
 }
 
 export interface Overstay extends TrackSummary {
@@ -117,6 +127,8 @@ export interface Overstay extends TrackSummary {
 	limitMinutes: number;
 	/** false on the look its stay first passed the limit: an IF on it alerts once per stay. */
 	alreadyReported: boolean;
+	/** The track was started on the look after the key's tracks were forgotten: its stay may have been alerted before. */
+	resumedAfterLoss?: true;
 }
 
 export interface TrackingResult {
@@ -177,7 +189,8 @@ function dayIn(timeZone: string, ms: number): string {
  *
  * A `baseline` look (the key's first, or the first under other settings) reports no arrival and
  * no departure: an object no track holds is standing there, tracked but never an arrival; a track
- * it does not see is not counted missing.
+ * it does not see is not counted missing. While `state.resumedLooks` lasts, the tracks a look
+ * starts carry `resumedAfterLoss`.
  */
 export function trackObjects(
 	state: TrackingState,
@@ -243,14 +256,21 @@ export function trackObjects(
 		else if (track.arrived) {
 			departed.push(
 				Object.assign(summary(track), {
+					// the zones it was last in, as the tolerance holds them: also those its anchor was out of for the looks Track Kept Through Missed Looks allows
+					zones: track.zonesLeft ? [...Object.keys(track.zones), ...Object.keys(track.zonesLeft)] : Object.keys(track.zones),
 					firstSeenAt: firstSeenAt(track),
 					lastSeenAt: isoTime(track.lastSeen),
 					stayedSeconds: seconds(track.lastSeen - track.firstSeen),
-				}),
+				}, resumedField(track)),
 			);
 		}
 	});
 	state.tracks = kept;
+	const resumed = state.resumedLooks !== undefined;
+	if (resumed && !baseline) {
+		state.resumedLooks! -= 1;
+		if (state.resumedLooks! <= 0) delete state.resumedLooks;
+	}
 
 	let untracked = 0;
 	const arrivals: TrackSummary[] = [];
@@ -279,6 +299,7 @@ export function trackObjects(
 				zones: {},
 				overstaysReported: [],
 				...(baseline ? { baseline } : {}),
+				...(resumed ? { resumedAfterLoss: true as const } : {}),
 			};
 			state.tracks.push(track);
 		}
@@ -354,6 +375,10 @@ function summary(track: StoredTrack): TrackSummary {
 	};
 }
 
+function resumedField(track: StoredTrack): { resumedAfterLoss?: true } {
+	return track.resumedAfterLoss ? { resumedAfterLoss: true } : {};
+}
+
 function copyOfZoneCounts(byZone: Record<string, Counts>): Record<string, Counts> {
 	return Object.fromEntries(Object.entries(byZone).map(([zone, counts]) => [zone, { ...counts }]));
 }
@@ -371,7 +396,7 @@ function addOverstays(overstays: Overstay[], track: StoredTrack, settings: Track
 		const name = zone ?? '';
 		const alreadyReported = track.overstaysReported.includes(name);
 		if (!alreadyReported) track.overstaysReported.push(name);
-		overstays.push(Object.assign(summary(track), { zone, stayedSeconds: seconds(now - since), limitMinutes: limitMs / 60_000, alreadyReported }));
+		overstays.push(Object.assign(summary(track), { zone, stayedSeconds: seconds(now - since), limitMinutes: limitMs / 60_000, alreadyReported }, resumedField(track)));
 	};
 	if (settings.stayLimitMs !== undefined) addIfOver(null, track.firstSeen, settings.stayLimitMs);
 	for (const [zone, limitMs] of settings.zoneStayLimitsMs) {
@@ -397,11 +422,14 @@ export function defaultTrackingSettings(timeZone: string, zoned: boolean): Track
  * A key's tracking before its first tracked look, `now`. Its ids start at `now` in milliseconds:
  * tracks started afresh (the static data lost, the key forgotten by the bound, tracking turned off
  * and on) take ids above every id the key gave before, as long as the key started fewer tracks
- * than milliseconds passed.
+ * than milliseconds passed; `lost`: the key's tracks were dropped (by the bound, or a look with
+ * tracking off) with ids below `nextId` (kept above them, a clock set back too), and the looks
+ * that start tracks flagged `resumedAfterLoss`.
  */
-export function newTrackingState(now: number): TrackingState {
+export function newTrackingState(now: number, lost?: { nextId: number; resumedLooks: number }): TrackingState {
 	return {
-		nextId: now,
+		nextId: Math.max(now, lost?.nextId ?? 0),
+		...(lost ? { resumedLooks: lost.resumedLooks } : {}),
 		tracks: [],
 		arrivals: { since: now, byLabel: {}, byZone: {} },
 	};
@@ -438,12 +466,14 @@ function trackJsonLength(track: StoredTrack): number {
 		jsonLength(track.zones) +
 		jsonLength(track.overstaysReported) +
 		(track.baseline ? BASELINE_FIELD.length : 0) +
-		(track.zonesLeft ? ZONES_LEFT_FIELD.length + jsonLength(track.zonesLeft) : 0)
+		(track.zonesLeft ? ZONES_LEFT_FIELD.length + jsonLength(track.zonesLeft) : 0) +
+		(track.resumedAfterLoss ? RESUMED_FIELD.length : 0)
 	);
 }
 
 const BASELINE_FIELD = ',"baseline":true';
 const ZONES_LEFT_FIELD = ',"zonesLeft":';
+const RESUMED_FIELD = ',"resumedAfterLoss":true';
 
 const LABELS = {
 	trackObjects: 'Track Objects Across Looks',
@@ -532,6 +562,7 @@ export function trackingStateProblem(value: unknown): string | undefined {
 	const trackIndex = tracks.findIndex((track) => !isStoredTrack(track));
 	if (trackIndex >= 0) return `has a track without every field (track ${trackIndex + 1})`;
 	if (!isCount(nextId) || (tracks as StoredTrack[]).some((track) => track.id >= nextId)) return 'has no next track id above its tracks’ ids';
+	if (value.resumedLooks !== undefined && !isCount(value.resumedLooks)) return 'has no readable count of looks resumed';
 	if (!isRecord(arrivals) || !isTime(arrivals.since) || !(arrivals.day === undefined || typeof arrivals.day === 'string') || !isCounts(arrivals.byLabel) || !isRecord(arrivals.byZone) || !everyField(arrivals.byZone, isCounts)) {
 		return 'has no readable arrivals';
 	}
@@ -557,6 +588,7 @@ function isStoredTrack(value: unknown): value is StoredTrack {
 		Array.isArray(overstaysReported) &&
 		overstaysReported.every((zone) => typeof zone === 'string') &&
 		(value.baseline === undefined || value.baseline === true) &&
+		(value.resumedAfterLoss === undefined || value.resumedAfterLoss === true) &&
 		(zonesLeft === undefined || (isRecord(zonesLeft) && everyField(zonesLeft, (left) => Array.isArray(left) && left.length === 2 && isTime(left[0]) && isCount(left[1]))))
 	);
 }
