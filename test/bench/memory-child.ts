@@ -71,20 +71,28 @@ async function main() {
 	const executions = Number(amount) / 100;
 	const items = () => Array.from({ length: 100 }, () => ({ binary: { data: { bytes: car, fileName: 'car.jpg', mimeType: 'image/jpeg' } } }));
 	if (mode === 'soak') {
-		const rss: number[] = [];
-		const heap: number[] = [];
-		for (let execution = 0; execution < executions; execution++) {
+		const { rss, heap } = await afterEachExecution(executions, async () => {
 			await runNode({ parameters: { ...parameters, options: { concurrency: 10 } }, credentials, items: items(), recordRequests: false });
-			gc();
-			const usage = process.memoryUsage();
-			rss.push(mb(usage.rss));
-			heap.push(mb(usage.heapUsed));
-		}
+		});
 		const heapTenths = heap.map((value) => Math.round(value * 10) / 10);
 		console.log(JSON.stringify({ items: executions * 100, startMb: rss[0], endMb: rss[rss.length - 1], maxMb: Math.max(...rss), series: rss.map(Math.round), heapSeries: heapTenths }));
 		return;
 	}
 	console.log(JSON.stringify(await watchedSoak(executions, items, parameters, credentials, { url: crowdUrl, apiKey: crowdKey })));
+}
+
+/** Runs `execution` that many times; after each, a full collection, then the process's RSS and V8's used heap (MB). */
+async function afterEachExecution(executions: number, execution: (index: number) => Promise<void>) {
+	const rss: number[] = [];
+	const heap: number[] = [];
+	for (let index = 0; index < executions; index++) {
+		await execution(index);
+		gc();
+		const usage = process.memoryUsage();
+		rss.push(mb(usage.rss));
+		heap.push(mb(usage.heapUsed));
+	}
+	return { rss, heap };
 }
 
 /**
@@ -114,18 +122,12 @@ async function watchedSoak(
 	const realNow = Date.now.bind(Date);
 	let clockAhead = 0;
 	Date.now = () => realNow() + clockAhead;
-	const rss: number[] = [];
-	const heap: number[] = [];
-	for (let execution = 0; execution < executions; execution++) {
+	const { rss, heap } = await afterEachExecution(executions, async (execution) => {
 		const service = execution % 2 === 0 ? credentials : { ...credentials, baseUrl: crowd.url, apiKey: crowd.apiKey };
 		const { items: out } = await runNode({ parameters: { ...parameters, options }, credentials: service, items: items(), recordRequests: false, staticData });
 		if (out.length !== 100 || out.some((item) => item.json.error)) throw new Error(`execution ${execution} failed`);
 		clockAhead += 10 * 60_000;
-		gc();
-		const usage = process.memoryUsage();
-		rss.push(mb(usage.rss));
-		heap.push(mb(usage.heapUsed));
-	}
+	});
 	const first = Math.min(10, executions - 1);
 	const every = Math.max(1, Math.floor(executions / 20));
 	return {
