@@ -98,6 +98,13 @@ export class ImageInferenceApi implements ICredentialType {
 	 * `value: undefined` matches a body without that key. Every error body of the service carries
 	 * `message`; a web page (handed over as its text) or another service's JSON has none. The 401
 	 * rules come first so that a wrong key is named as such. docs/compatibility.md has the limits.
+	 *
+	 * `disableFollowRedirect`: the key is not carried along a redirect. n8n runs the test request
+	 * through its RoutingNode, which copies every field of `request` into the options it hands
+	 * `httpRequestWithAuthentication` (n8n-core's execution-engine/routing-node.js,
+	 * getRequestOptionsFromParameters; 1.122.48 under n8n 1.123.81, 2.41.1), and both request
+	 * helpers give axios maxRedirects 0 for it (see transport/index.ts). The 3xx answer then
+	 * reaches the rules: its body has no `message`, so the test fails with the Base URL message.
 	 */
 	test: ICredentialTestRequest = {
 		request: {
@@ -107,6 +114,7 @@ export class ImageInferenceApi implements ICredentialType {
 			body: {},
 			json: true,
 			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{

@@ -450,12 +450,27 @@ function isErrorItem(item: INodeExecutionData, version: 'n8n 1.123.81' | 'n8n 2.
 	return keys.length === 1 || (keys.length === 2 && Boolean(item.json.message));
 }
 
-/** n8n's httpRequest, reduced to the options this package uses, over node:http. */
+/** n8n's httpRequest (the request helper under `this.helpers.httpRequest*`), for tests that send as n8n does outside a node run (the credential test). */
+export async function httpRequestAsN8n(options: IHttpRequestOptions): Promise<unknown> {
+	return await send(options, undefined, undefined);
+}
+
+/** follow-redirects' default, which axios keeps when the request sets no maxRedirects. */
+const MAX_REDIRECTS = 21;
+
+/**
+ * n8n's httpRequest, reduced to the options this package uses, over node:http. Redirects are
+ * followed as axios's follow-redirects follows them (see `redirected`) unless
+ * `disableFollowRedirect`, which answers the 3xx as it is (axios maxRedirects 0 in both tested
+ * lines: n8n-core 1.122.48's request-helper-functions.js and @n8n/backend-network 1.15.1's
+ * http/axios/request.js, convertN8nRequestToAxios). Every request sent, each hop of a redirect
+ * too, is recorded in `sent`.
+ */
 async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefined, sent: SentRequest[] | undefined, answered?: () => void) {
-	const url = new URL(options.url, options.baseURL ? `${options.baseURL.replace(/\/+$/, '')}/` : undefined);
+	let url = new URL(options.url, options.baseURL ? `${options.baseURL.replace(/\/+$/, '')}/` : undefined);
 	if (options.baseURL && options.url.startsWith('/')) url.pathname = new URL(options.baseURL).pathname.replace(/\/+$/, '') + options.url;
 	for (const [key, value] of Object.entries(options.qs ?? {})) url.searchParams.set(key, String(value));
-	const headers: Record<string, string> = { 'user-agent': 'n8n' };
+	let headers: Record<string, string> = { 'user-agent': 'n8n' };
 	for (const [key, value] of Object.entries(options.headers ?? {})) headers[key.toLowerCase()] = String(value);
 	let body: string | Buffer | undefined;
 	if (Buffer.isBuffer(options.body)) {
@@ -466,11 +481,20 @@ async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefine
 	}
 	if (options.json) headers.accept ??= 'application/json';
 	if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-	sent?.push({ method: options.method ?? 'GET', url: url.toString(), headers, body: body && asJsonOrBytes(body) });
+	let method: string = options.method ?? 'GET';
 
 	let timedOut = false;
 	try {
-		const response = await exchange(url, { method: options.method ?? 'GET', headers, signal: cancel }, body, options.timeout, () => (timedOut = true));
+		let response: http.IncomingMessage;
+		for (let redirects = 0; ; redirects++) {
+			sent?.push({ method, url: url.toString(), headers: { ...headers }, body: body && asJsonOrBytes(body) });
+			response = await exchange(url, { method, headers, signal: cancel }, body, options.timeout, () => (timedOut = true));
+			const next = options.disableFollowRedirect === true ? undefined : redirected(response, { url, method, headers, body });
+			if (!next) break;
+			response.destroy();
+			if (redirects >= MAX_REDIRECTS) throw Object.assign(new Error('Maximum number of redirects exceeded'), { code: 'ERR_FR_TOO_MANY_REDIRECTS' });
+			({ url, method, headers, body } = next);
+		}
 		answered?.();
 		const statusCode = response.statusCode ?? 0;
 		const ok = statusCode >= 200 && statusCode < 300;
@@ -493,6 +517,46 @@ async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefine
 	} catch (error) {
 		throw axiosLike(error, { timedOut, cancelled: cancel?.aborted === true, timeoutMs: options.timeout });
 	}
+}
+
+interface Hop {
+	url: URL;
+	method: string;
+	headers: Record<string, string>;
+	body: string | Buffer | undefined;
+}
+
+/**
+ * The request a 3xx with a Location leads to, as follow-redirects 1.x makes it
+ * (RedirectableRequest.prototype._processResponse, the library axios follows redirects with in
+ * n8n): the Location resolved against the URL asked, its query as given; a POST answered 301 or
+ * 302, and anything but GET or HEAD answered 303, becomes a GET without its body and `content-*`
+ * headers; 307 and 308 (and 301 or 302 after a PUT) keep the method and the body; Authorization,
+ * Proxy-Authorization and Cookie are dropped when the host changes (not to a subdomain) or the
+ * protocol changes to anything but https, and every other header, X-API-Key among them, is kept.
+ * (n8n's beforeRedirect puts an Authorization header back, on any origin unless
+ * sendCredentialsOnCrossOriginRedirect is false; this package sends none.) Undefined when the
+ * answer is not one to follow.
+ */
+function redirected(response: http.IncomingMessage, asked: Hop): Hop | undefined {
+	const status = response.statusCode ?? 0;
+	const location = response.headers.location;
+	if (!location || status < 300 || status >= 400) return undefined;
+	const url = new URL(location, asked.url);
+	const toGet = ((status === 301 || status === 302) && asked.method === 'POST') || (status === 303 && !/^(?:GET|HEAD)$/.test(asked.method));
+	const keep = (name: string) =>
+		!(toGet && /^content-/i.test(name)) && !(sensitiveDropped(asked.url, url) && /^(?:authorization|proxy-authorization|cookie)$/i.test(name));
+	return {
+		url,
+		method: toGet ? 'GET' : asked.method,
+		headers: Object.fromEntries(Object.entries(asked.headers).filter(([name]) => keep(name))),
+		body: toGet ? undefined : asked.body,
+	};
+}
+
+function sensitiveDropped(from: URL, to: URL): boolean {
+	const subdomain = to.host.endsWith(`.${from.host}`);
+	return (to.protocol !== from.protocol && to.protocol !== 'https:') || (to.host !== from.host && !subdomain);
 }
 
 /**
@@ -546,6 +610,7 @@ function decode(bytes: Buffer, json: boolean): unknown {
 /** The error shapes axios (and so n8n) produces for time-outs, cancellation and dropped sockets. */
 function axiosLike(error: unknown, state: { timedOut: boolean; cancelled: boolean; timeoutMs?: number }): Error {
 	if ((error as { response?: unknown }).response) return error as Error;
+	if ((error as { code?: unknown }).code === 'ERR_FR_TOO_MANY_REDIRECTS') return error as Error;
 	if (state.cancelled) return Object.assign(new Error('canceled'), { name: 'CanceledError', code: 'ERR_CANCELED' });
 	if (state.timedOut) {
 		return Object.assign(new Error(`timeout of ${state.timeoutMs}ms exceeded`), { code: 'ECONNABORTED' });

@@ -32,14 +32,23 @@ export interface NotTheServiceRequest {
 	path: string;
 }
 
+/** A request as it came: its path with the query, and every header (names in lower case). */
+export interface HeardRequest extends NotTheServiceRequest {
+	pathAndQuery: string;
+	headers: Record<string, string>;
+}
+
 const PAGE = (title: string) => `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
 
 export async function startNotTheService() {
 	const requests: NotTheServiceRequest[] = [];
+	const heard: HeardRequest[] = [];
 	const server = createServer((request, response) => {
 		request.resume();
 		const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
 		requests.push({ method: request.method ?? '', path });
+		const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+		heard.push({ method: request.method ?? '', path, pathAndQuery: request.url ?? '/', headers });
 		const send = (status: number, type: string, body: string, headers: Record<string, string> = {}) => {
 			response.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), ...headers });
 			response.end(body);
@@ -70,7 +79,11 @@ export async function startNotTheService() {
 	return {
 		/** The Base URL that answers as `kind` does. */
 		baseUrl: (kind: NotTheServiceKind) => `${listening.url}/${NOT_THE_SERVICE[kind]}`,
+		/** Its origin (`http://127.0.0.1:<port>`), standing for another host. */
+		origin: listening.url,
 		requests,
+		/** The same requests whole, to see what reached this other host. */
+		heard,
 		close: listening.close,
 	};
 }

@@ -5,6 +5,7 @@ import { Expression, NodeHelpers } from 'n8n-workflow';
 
 import { ImageInferenceApi } from '../../credentials/ImageInferenceApi.credentials';
 import { NIL_UUID } from '../../nodes/ImageInference/contract';
+import { httpRequestAsN8n } from '../harness/execute';
 import { NOT_THE_SERVICE, startNotTheService, type NotTheServiceKind } from '../harness/notTheService';
 import { useServer } from './setup';
 
@@ -142,41 +143,31 @@ function resolveBaseUrl(baseUrl: unknown): unknown {
 
 /**
  * The credential test as n8n runs it (runRequestTest in packages/cli/src/services/
- * credentials-tester.service.ts, through n8n's request helper, @n8n/backend-network's
- * convertN8nRequestToAxios): the test request (its base URL expression resolved) authenticated by
- * the credential; its empty body not sent; `Accept: application/json`; redirects followed as
- * axios follows them (a 302 after a POST fetched with GET); a body that is not JSON kept as its
- * text (axios's silent JSON parsing); a status outside 2xx an error unless
- * `ignoreHttpStatusErrors`; otherwise the `responseSuccessBody` rules in order, the first with
- * `get(body, key) === value` failing the test with its message.
+ * credentials-tester.service.ts: n8n-core's RoutingNode hands every field of the test request to
+ * httpRequestWithAuthentication with returnFullResponse): the test request (its base URL
+ * expression resolved) authenticated by the credential and sent with the harness's n8n request
+ * helper (its empty body not sent; `Accept: application/json`; redirects as axios follows them
+ * unless `disableFollowRedirect`; a body that is not JSON kept as its text, axios's silent JSON
+ * parsing); a status outside 2xx an error unless `ignoreHttpStatusErrors`; otherwise the
+ * `responseSuccessBody` rules in order, the first with `get(body, key) === value` failing the
+ * test with its message.
  */
 async function runCredentialTest(credentials: { baseUrl: string; apiKey: string; sendAs: string }) {
 	const test = credential.test.request;
-	const options = await credential.authenticate(credentials, { ...test, baseURL: resolveBaseUrl(credentials.baseUrl) } as IHttpRequestOptions);
-	const url = new URL(`${options.baseURL}${options.url}`);
-	for (const [key, value] of Object.entries(options.qs ?? {})) url.searchParams.set(key, String(value));
-	const response = await fetch(url, {
-		method: options.method || 'GET',
-		headers: { Accept: 'application/json', ...(options.headers as Record<string, string>) },
-	});
-	const text = await response.text();
-	let body: unknown = text;
-	try {
-		body = JSON.parse(text);
-	} catch {
-		// a page, not JSON: the rules see the text
-	}
-	if (!test.ignoreHttpStatusErrors && (response.status < 200 || response.status > 299)) {
-		return { status: 'Error', message: `Received HTTP status code: ${response.status}`, httpStatus: response.status };
+	const options = await credential.authenticate(credentials, { ...test, baseURL: resolveBaseUrl(credentials.baseUrl), returnFullResponse: true } as IHttpRequestOptions);
+	const response = (await httpRequestAsN8n(options)) as { body: unknown; statusCode: number };
+	const body = response.body;
+	if (!test.ignoreHttpStatusErrors && (response.statusCode < 200 || response.statusCode > 299)) {
+		return { status: 'Error', message: `Received HTTP status code: ${response.statusCode}`, httpStatus: response.statusCode };
 	}
 	// lodash's get for a key of one segment (a page's text has no `message`)
 	const get = (value: unknown, key: string) => (value === null || value === undefined ? undefined : (Object(value) as Record<string, unknown>)[key]);
 	for (const rule of credential.test.rules ?? []) {
 		if (rule.type === 'responseSuccessBody' && get(body, rule.properties.key) === rule.properties.value) {
-			return { status: 'Error', message: rule.properties.message, httpStatus: response.status };
+			return { status: 'Error', message: rule.properties.message, httpStatus: response.statusCode };
 		}
 	}
-	return { status: 'OK', httpStatus: response.status };
+	return { status: 'OK', httpStatus: response.statusCode };
 }
 
 describe('the test request\'s Base URL, as n8n resolves it', () => {
@@ -239,12 +230,9 @@ describe('credential test against a Base URL that is not the service', () => {
 		expect(stand.requests).toEqual([{ method: 'POST', path: `/${NOT_THE_SERVICE[kind]}/predict/detect/${NIL_UUID}/` }]);
 	});
 
-	it('a redirect to an HTML page fails the same, the page fetched after the redirect', async () => {
-		expect(await testAgainst('redirectToPage')).toEqual({ status: 'Error', message: NOT_THE_SERVICE_MESSAGE, httpStatus: 200 });
-		expect(stand.requests).toEqual([
-			{ method: 'POST', path: `/${NOT_THE_SERVICE.redirectToPage}/predict/detect/${NIL_UUID}/` },
-			{ method: 'GET', path: `/${NOT_THE_SERVICE.redirectToPage}/login` },
-		]);
+	it('a redirect (to an HTML page) fails the same, the redirect not followed', async () => {
+		expect(await testAgainst('redirectToPage')).toEqual({ status: 'Error', message: NOT_THE_SERVICE_MESSAGE, httpStatus: 302 });
+		expect(stand.requests).toEqual([{ method: 'POST', path: `/${NOT_THE_SERVICE.redirectToPage}/predict/detect/${NIL_UUID}/` }]);
 	});
 
 	it.each<NotTheServiceKind>(['unauthorizedMessageOnly', 'unauthorizedCodeOnly'])('a 401 with one field of the documented body (%s) fails as a bad key', async (kind) => {

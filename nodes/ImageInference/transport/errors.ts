@@ -17,6 +17,12 @@ export interface Failure {
 
 export type Redact = (text: string) => string;
 
+/**
+ * Where a call goes: the service, through the credential, or the storage URL the service handed
+ * out, without it. A storage failure never says to check the credential.
+ */
+export type Destination = 'service' | 'storage';
+
 const KEY_IN_QUERY = new RegExp(`([?&]${API_KEY_QUERY_PARAMETER}=)[^&#\\s"'<>]*`, 'gi');
 const KEY_IN_HEADER = /(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi;
 
@@ -34,6 +40,11 @@ export function createRedactor(apiKey: unknown): Redact {
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 const STATUS_TEXT: Record<number, string> = {
+	301: 'Moved Permanently',
+	302: 'Found',
+	303: 'See Other',
+	307: 'Temporary Redirect',
+	308: 'Permanent Redirect',
 	403: 'Forbidden',
 	429: 'Too Many Requests',
 	500: 'Internal Server Error',
@@ -54,7 +65,7 @@ const OPERATION_NAMES: Record<PredictionKind, string> = {
 export type AnsweredBy = { kind: PredictionKind; modelId: string } | { notFound: { message: string; description: string }; who?: string };
 
 /** A non-2xx answer as a Failure. `text` is the body as received (JSON or not, possibly empty). */
-export function describeHttpFailure(status: number, text: string, context: AnsweredBy & { retryAfterMs?: number }): Failure {
+export function describeHttpFailure(status: number, text: string, context: AnsweredBy & { retryAfterMs?: number; destination?: Destination }): Failure {
 	const who = ('who' in context && context.who) || 'The service';
 	const retryable = RETRYABLE_STATUSES.has(status);
 	const serviceError = parseErrorBody(text);
@@ -71,6 +82,15 @@ export function describeHttpFailure(status: number, text: string, context: Answe
 			description: details.length
 				? details.map(formatDetail).join('\n')
 				: 'Check the image and the options of this item.',
+		};
+	}
+	if (status === 401 && context.destination === 'storage') {
+		return {
+			status,
+			code: 'storage_unauthorized',
+			retryable,
+			message: `${who} refused the file (401 Unauthorized)`,
+			description: `The storage URL the service handed out was not accepted (it may have expired). Run the item again; the credential is not the cause, as the file goes to storage without it.${said ? ` ${who} said: ${said}` : ''}`,
 		};
 	}
 	if (status === 401) {
@@ -128,8 +148,10 @@ export function describeHttpFailure(status: number, text: string, context: Answe
 /** A request that got no HTTP answer: connection refused or reset, time-out, DNS. */
 export function describeNetworkFailure(
 	error: unknown,
-	context: { timeoutMs: number; host: string; elapsedMs?: number },
+	context: { timeoutMs: number; host: string; elapsedMs?: number; destination?: Destination },
 ): Failure {
+	const storage = context.destination === 'storage';
+	const who = storage ? 'the storage' : 'the service';
 	const code = findErrorCode(error);
 	const text = errorText(error);
 	const name = (error as { name?: unknown } | undefined)?.name;
@@ -142,7 +164,7 @@ export function describeNetworkFailure(
 		return {
 			code: 'timeout',
 			retryable: true,
-			message: `The service did not answer within ${context.timeoutMs} ms`,
+			message: `${storage ? 'The storage' : 'The service'} did not answer within ${context.timeoutMs} ms`,
 			description: 'Raise the "Timeout" option for large images, or try again later.',
 		};
 	}
@@ -150,7 +172,7 @@ export function describeNetworkFailure(
 		return {
 			code: 'connection_reset',
 			retryable: true,
-			message: 'The connection to the service was reset before it answered',
+			message: `The connection to ${who} was reset before it answered`,
 			description: `The connection to ${context.host} was dropped${code ? ` (${code})` : ''}. This is usually temporary.`,
 		};
 	}
@@ -158,16 +180,71 @@ export function describeNetworkFailure(
 		return {
 			code: code === 'ECONNREFUSED' ? 'connection_refused' : 'host_unreachable',
 			retryable: false,
-			message: `Could not connect to ${context.host}: ${code === 'ECONNREFUSED' ? 'connection refused' : 'host not found'}`,
-			description: `Check the Base URL in the "Image Inference API" credential and that the service is reachable from n8n (${code}).`,
+			message: `Could not connect to ${storage ? 'the storage at ' : ''}${context.host}: ${code === 'ECONNREFUSED' ? 'connection refused' : 'host not found'}`,
+			description: storage
+				? `The storage URL the service handed out could not be reached from n8n (${code}). Try again later; the credential is not the cause. If it keeps failing, the service hands out a storage address n8n cannot reach: ask its operator.`
+				: `Check the Base URL in the "Image Inference API" credential and that the service is reachable from n8n (${code}).`,
 		};
 	}
 	return {
 		code: 'request_failed',
 		retryable: false,
-		message: `The request to ${context.host} failed${code ? ` (${code})` : ''}`,
+		message: `The request to ${storage ? 'the storage at ' : ''}${context.host} failed${code ? ` (${code})` : ''}`,
 		description: snippet(text) || 'No further information.',
 	};
+}
+
+/**
+ * A 3xx answer. No call follows a redirect (n8n would, and would take the API key along to
+ * another host, and turn a POST or a PUT answered 303 into a GET): a redirect of the service
+ * means its Base URL is not the address it answers at; one of the storage means the file was not
+ * stored. Names where it pointed by its origin only: a Location's path and query may carry the
+ * key (a query-mode request's query kept) or a signature.
+ */
+export function describeRedirect(status: number, location: unknown, context: { host: string; destination: Destination }): Failure {
+	const name = STATUS_TEXT[status] ?? 'Redirect';
+	const said = typeof location === 'string' && location.trim() !== '';
+	const target = said ? redirectTarget(location, context.host) : undefined;
+	const where = !said
+		? 'without saying where to'
+		: target === undefined
+			? 'to something that is not a web address'
+			: target.sameOrigin
+				? `to another address on ${target.origin}`
+				: `to ${target.origin}`;
+	if (context.destination === 'storage') {
+		return {
+			status,
+			code: 'storage_redirect',
+			retryable: false,
+			message: `The storage answered with a redirect (${status} ${name}) ${where}`,
+			description:
+				'The file was not stored: the node does not follow a redirect of the storage (after a 303 the upload would become a download). Run the item again; the credential is not the cause. If it keeps happening, the storage URLs the service hands out do not take uploads: ask its operator.',
+		};
+	}
+	const check =
+		target?.sameOrigin === true
+			? 'Check the Base URL in the "Image Inference API" credential: it is the service’s address without /predict or /projects (for example https://api.epigos.ai).'
+			: 'Set the Base URL in the "Image Inference API" credential to the address the service answers at (such as https:// instead of http://).';
+	return {
+		status,
+		code: 'redirect',
+		retryable: false,
+		message: `The service answered with a redirect (${status} ${name}) ${where}`,
+		description: `The node does not follow redirects, so the API key goes nowhere but the Base URL (${context.host}). ${check}`,
+	};
+}
+
+/** Where a Location points, resolved against the address asked; undefined when it is not a web address. */
+function redirectTarget(location: string, asked: string): { origin: string; sameOrigin: boolean } | undefined {
+	try {
+		const from = new URL(asked);
+		const to = new URL(location, from);
+		if (to.protocol !== 'http:' && to.protocol !== 'https:') return undefined;
+		return { origin: to.origin, sameOrigin: to.origin === from.origin };
+	} catch {
+		return undefined;
+	}
 }
 
 /** The 200 answer could not be used: not JSON, or not the documented shape. */

@@ -9,6 +9,7 @@ import {
 	describeHttpFailure,
 	describeInvalidResponse,
 	describeNetworkFailure,
+	describeRedirect,
 	toNodeApiError,
 } from './errors';
 import type { AnswerPicture, ReadAnswer } from './answerReader';
@@ -128,6 +129,7 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 	signal: AbortSignal | undefined,
 ): Promise<Outcome<z.infer<TSchema>>> {
 	let body: Buffer | undefined = await call.body?.();
+	const destination = call.withoutCredential ? 'storage' : 'service';
 	const headers: Record<string, string> = call.withoutCredential ? {} : { Accept: 'application/json' };
 	if (body) headers['Content-Type'] = call.contentType ?? 'application/json';
 	const request: IHttpRequestOptions = {
@@ -140,13 +142,19 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: call.settings.timeoutMs,
+		// A 3xx is answered as it is, never followed (describeRedirect says why). Both tested lines
+		// hand axios maxRedirects 0 for it: 1.123.81's n8n-core 1.122.48
+		// execution-engine/node-execution-context/utils/request-helper-functions.js and 2.41.1's
+		// @n8n/backend-network 1.15.1 http/axios/request.js (convertN8nRequestToAxios in both; with
+		// maxRedirects 0, 2.41.1's followSsrfRedirects in http/axios/redirect.js is not used either).
+		disableFollowRedirect: true,
 	};
 	const started = Date.now();
 	const networkFailure = (error: unknown) => {
 		// only the execution's own cancel signal means cancelled; any other abort is a time-out
 		throwIfCancelled.call(this, signal, call.itemIndex);
 		const elapsedMs = Date.now() - started;
-		return { ok: false as const, failure: describeNetworkFailure(error, { timeoutMs: call.settings.timeoutMs, host: call.host, elapsedMs }) };
+		return { ok: false as const, failure: describeNetworkFailure(error, { timeoutMs: call.settings.timeoutMs, host: call.host, elapsedMs, destination }) };
 	};
 	let response: IN8nHttpFullResponse;
 	try {
@@ -180,10 +188,13 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 	} catch (error) {
 		return networkFailure(error);
 	}
+	if (status >= 300 && status <= 399) {
+		return { ok: false, failure: describeRedirect(status, response.headers?.location, { host: call.host, destination }) };
+	}
 	if (!ok) {
 		return {
 			ok: false,
-			failure: describeHttpFailure(status, errorText, { ...call.answeredBy, retryAfterMs: parseRetryAfter(response.headers?.['retry-after']) }),
+			failure: describeHttpFailure(status, errorText, { ...call.answeredBy, retryAfterMs: parseRetryAfter(response.headers?.['retry-after']), destination }),
 		};
 	}
 	if (!call.resultSchema) return { ok: true, value: undefined };
