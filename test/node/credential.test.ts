@@ -243,3 +243,25 @@ describe('credential test against a Base URL that is not the service', () => {
 		expect(await testAgainst('notFoundWithMessage')).toEqual({ status: 'OK', httpStatus: 404 });
 	});
 });
+
+describe('credential test against a Base URL that redirects', () => {
+	const { server } = useServer({ apiKey: 'credential-test-redirect-key', defaultModels: 'synthetic' });
+	let other: Awaited<ReturnType<typeof startNotTheService>>;
+	beforeAll(async () => {
+		other = await startNotTheService();
+	});
+	afterAll(async () => {
+		await other?.close();
+	});
+	beforeEach(() => other.heard.splice(0));
+
+	it.each(['header', 'query'] as const)('with the key sent as %s, a 307 to another origin is not followed: nothing reaches it, and the test fails as a wrong Base URL', async (sendAs) => {
+		// in query mode the Location keeps the query, key and all
+		const location = `${other.origin}/moved/predict/detect/${NIL_UUID}/${sendAs === 'query' ? `?api-key=${server().apiKey}` : ''}`;
+		server().addFault({ match: { kind: 'detect' }, times: 1, action: { type: 'status', status: 307, headers: { location } } });
+		const result = await runCredentialTest({ baseUrl: server().url, apiKey: server().apiKey, sendAs });
+		expect(other.heard.filter((request) => JSON.stringify(request).includes(server().apiKey))).toEqual([]);
+		expect(other.heard).toEqual([]);
+		expect(result).toEqual({ status: 'Error', message: NOT_THE_SERVICE_MESSAGE, httpStatus: 307 });
+	});
+});

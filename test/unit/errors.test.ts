@@ -1,4 +1,4 @@
-import { createRedactor, describeHttpFailure, describeInvalidResponse, describeNetworkFailure, snippet, toNodeApiError } from '../../nodes/ImageInference/transport/errors';
+import { createRedactor, describeHttpFailure, describeInvalidResponse, describeNetworkFailure, describeRedirect, snippet, toNodeApiError } from '../../nodes/ImageInference/transport/errors';
 import { failureFields } from '../../nodes/ImageInference/output/failureItem';
 import { ImageRefusedError } from '../../nodes/ImageInference/input/imageRefused';
 import { NodeOperationError } from 'n8n-workflow';
@@ -317,5 +317,161 @@ describe('snippets of a body', () => {
 		const long = 'x'.repeat(301);
 		expect(snippet(long)).toBe(`${'x'.repeat(299)}…`);
 		expect(snippet('y'.repeat(300))).toBe('y'.repeat(300));
+	});
+});
+
+/*
+ * What a user reads when the service or the storage answers with a redirect (never followed), and
+ * when the storage, not the service, fails: the storage is named, and the credential is not blamed.
+ */
+
+const BASE_URL = 'http://vision.example.com:8080/v1';
+const service = { host: BASE_URL, destination: 'service' as const };
+const storage = { host: 'https://bucket.example.net', destination: 'storage' as const };
+
+const MOVE_TO_THE_ADDRESS =
+	'The node does not follow redirects, so the API key goes nowhere but the Base URL (http://vision.example.com:8080/v1). Set the Base URL in the "Image Inference API" credential to the address the service answers at (such as https:// instead of http://).';
+const CHECK_THE_PATH =
+	'The node does not follow redirects, so the API key goes nowhere but the Base URL (http://vision.example.com:8080/v1). Check the Base URL in the "Image Inference API" credential: it is the service’s address without /predict or /projects (for example https://api.epigos.ai).';
+const STORAGE_REDIRECT =
+	'The file was not stored: the node does not follow a redirect of the storage (after a 303 the upload would become a download). Run the item again; the credential is not the cause. If it keeps happening, the storage URLs the service hands out do not take uploads: ask its operator.';
+
+describe('a redirect of the service', () => {
+	it.each([
+		[301, 'Moved Permanently'],
+		[302, 'Found'],
+		[303, 'See Other'],
+		[307, 'Temporary Redirect'],
+		[308, 'Permanent Redirect'],
+		[300, 'Redirect'],
+	])('%i to another host names that host’s origin, not its path or query, and says to set the Base URL', (status, name) => {
+		const failure = describeRedirect(status, 'https://elsewhere.example.org:8443/predict/detect/m/?api-key=sk-1#x', service);
+		expect(failure).toEqual({
+			status,
+			code: 'redirect',
+			retryable: false,
+			message: `The service answered with a redirect (${status} ${name}) to https://elsewhere.example.org:8443`,
+			description: MOVE_TO_THE_ADDRESS,
+		});
+	});
+
+	it('http to https on the same host is another origin', () => {
+		expect(describeRedirect(307, 'https://vision.example.com:8080/v1/predict/detect/m/', service)).toMatchObject({
+			message: 'The service answered with a redirect (307 Temporary Redirect) to https://vision.example.com:8080',
+			description: MOVE_TO_THE_ADDRESS,
+		});
+	});
+
+	it('a path on the same origin (relative or whole) says so and points at the Base URL’s path', () => {
+		for (const location of ['/predict/detect/m', 'http://vision.example.com:8080/login?next=/v1']) {
+			expect(describeRedirect(308, location, service)).toEqual({
+				status: 308,
+				code: 'redirect',
+				retryable: false,
+				message: 'The service answered with a redirect (308 Permanent Redirect) to another address on http://vision.example.com:8080',
+				description: CHECK_THE_PATH,
+			});
+		}
+	});
+
+	it.each([undefined, '', '   ', 42, ['http://elsewhere.example.org/']])('without a Location (%j) it says so', (location) => {
+		expect(describeRedirect(302, location, service)).toMatchObject({
+			message: 'The service answered with a redirect (302 Found) without saying where to',
+			description: MOVE_TO_THE_ADDRESS,
+		});
+	});
+
+	it.each(['mailto:ops@example.com', 'ftp://files.example.com/x', 'http://[broken'])('a Location that is not a web address (%s) is not named', (location) => {
+		expect(describeRedirect(307, location, service)).toMatchObject({
+			message: 'The service answered with a redirect (307 Temporary Redirect) to something that is not a web address',
+			description: MOVE_TO_THE_ADDRESS,
+		});
+	});
+
+	it('a relative Location against an address that is not a URL is not named', () => {
+		expect(describeRedirect(307, '/x', { host: 'vision', destination: 'service' }).message).toBe(
+			'The service answered with a redirect (307 Temporary Redirect) to something that is not a web address',
+		);
+	});
+});
+
+describe('a redirect of the storage', () => {
+	it.each([
+		[303, 'https://cdn.example.org/file.jpg?X-Amz-Signature=abc', 'to https://cdn.example.org', 'See Other'],
+		[307, '/other-bucket/file.jpg', 'to another address on https://bucket.example.net', 'Temporary Redirect'],
+		[302, undefined, 'without saying where to', 'Found'],
+	])('%i says the file was not stored, names only the origin, and does not blame the credential', (status, location, where, name) => {
+		expect(describeRedirect(status, location, storage)).toEqual({
+			status,
+			code: 'storage_redirect',
+			retryable: false,
+			message: `The storage answered with a redirect (${status} ${name}) ${where}`,
+			description: STORAGE_REDIRECT,
+		});
+	});
+});
+
+describe('the storage refusing the file (401) is not a wrong API key', () => {
+	const serviceAnswer = { notFound: { message: 'not found', description: 'Try again.' } };
+	const storageAnswer = { ...serviceAnswer, who: 'The storage', destination: 'storage' as const };
+
+	it('names the storage and says the credential is not the cause, with what it said', () => {
+		expect(describeHttpFailure(401, '<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>', storageAnswer)).toEqual({
+			status: 401,
+			code: 'storage_unauthorized',
+			retryable: false,
+			message: 'The storage refused the file (401 Unauthorized)',
+			description:
+				'The storage URL the service handed out was not accepted (it may have expired). Run the item again; the credential is not the cause, as the file goes to storage without it. The storage said: <Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>',
+		});
+	});
+
+	it('without a body it says no more', () => {
+		expect(describeHttpFailure(401, '', storageAnswer).description).toBe(
+			'The storage URL the service handed out was not accepted (it may have expired). Run the item again; the credential is not the cause, as the file goes to storage without it.',
+		);
+	});
+
+	it('the service’s 401 still names the API key', () => {
+		for (const context of [serviceAnswer, { ...serviceAnswer, destination: 'service' as const }]) {
+			expect(describeHttpFailure(401, '', context)).toMatchObject({ code: 'unauthorized', message: 'Invalid or missing credentials (401 Unauthorized)' });
+		}
+	});
+});
+
+describe('the storage not answering is named as the storage', () => {
+	const where = { timeoutMs: 5000, host: 'https://bucket.example.net', destination: 'storage' as const };
+
+	it.each([
+		{
+			error: { code: 'ECONNREFUSED' },
+			failure: {
+				code: 'connection_refused',
+				retryable: false,
+				message: 'Could not connect to the storage at https://bucket.example.net: connection refused',
+				description:
+					'The storage URL the service handed out could not be reached from n8n (ECONNREFUSED). Try again later; the credential is not the cause. If it keeps failing, the service hands out a storage address n8n cannot reach: ask its operator.',
+			},
+		},
+		{ error: { code: 'ENOTFOUND' }, failure: { code: 'host_unreachable', message: 'Could not connect to the storage at https://bucket.example.net: host not found', description: expect.stringContaining('could not be reached from n8n (ENOTFOUND)') } },
+		{ error: { code: 'ETIMEDOUT' }, failure: { code: 'timeout', message: 'The storage did not answer within 5000 ms', description: 'Raise the "Timeout" option for large images, or try again later.' } },
+		{ error: { code: 'ECONNRESET' }, failure: { code: 'connection_reset', message: 'The connection to the storage was reset before it answered', description: 'The connection to https://bucket.example.net was dropped (ECONNRESET). This is usually temporary.' } },
+		{ error: { code: 'EPROTO', message: 'wrong version number' }, failure: { code: 'request_failed', message: 'The request to the storage at https://bucket.example.net failed (EPROTO)', description: 'wrong version number' } },
+	])('$error.code', ({ error, failure }) => {
+		const described = describeNetworkFailure(error, where);
+		expect(described).toEqual(expect.objectContaining(failure));
+		expect(described.description).not.toMatch(/Base URL/);
+	});
+
+	it('the service not answering still points at the Base URL', () => {
+		for (const destination of [undefined, 'service' as const]) {
+			expect(describeNetworkFailure({ code: 'ECONNREFUSED' }, { ...where, destination })).toMatchObject({
+				message: 'Could not connect to https://bucket.example.net: connection refused',
+				description: 'Check the Base URL in the "Image Inference API" credential and that the service is reachable from n8n (ECONNREFUSED).',
+			});
+			expect(describeNetworkFailure({ code: 'ETIMEDOUT' }, { ...where, destination }).message).toBe('The service did not answer within 5000 ms');
+			expect(describeNetworkFailure({ code: 'ECONNRESET' }, { ...where, destination }).message).toBe('The connection to the service was reset before it answered');
+			expect(describeNetworkFailure({ code: 'EPROTO' }, { ...where, destination }).message).toBe('The request to https://bucket.example.net failed (EPROTO)');
+		}
 	});
 });

@@ -1,0 +1,166 @@
+/**
+ * Redirects: no call follows one. The reference server answers a call with a 3xx whose Location
+ * points at another loopback server (another origin, as another host is), which records every
+ * request whole. The harness follows redirects as n8n's request helper does unless the request
+ * says `disableFollowRedirect`, so these tests fail if the node ever lets one be followed: the key
+ * (header or query, a Location that keeps the query) would reach the other origin, and a storage
+ * 303 would turn the PUT into a GET.
+ */
+import type { FaultCall } from '../reference-server';
+import { startNotTheService } from '../harness/notTheService';
+import { CAR, carItem, classifyParameters, detectParameters, DOG, failureOf, useServer } from './setup';
+
+const KEY = 'sk-live-R3d1rect-Q7vW';
+const PROJECT_ID = '6a1f0c3e-2b4d-4f5a-9e8c-7d6b5a4c3e2f';
+
+const describeBaseUrl = (baseUrl: string) =>
+	`The node does not follow redirects, so the API key goes nowhere but the Base URL (${baseUrl}). Set the Base URL in the "Image Inference API" credential to the address the service answers at (such as https:// instead of http://).`;
+
+describe('no call follows a redirect', () => {
+	const { server, run } = useServer({ apiKey: KEY, defaultModels: 'synthetic' });
+	let other: Awaited<ReturnType<typeof startNotTheService>>;
+	beforeAll(async () => {
+		other = await startNotTheService();
+		server().addProject('object_detection', { id: PROJECT_ID });
+	});
+	afterAll(async () => {
+		await other?.close();
+	});
+	beforeEach(() => {
+		other.requests.splice(0);
+		other.heard.splice(0);
+		server().storage.requests.splice(0);
+	});
+
+	/** Where the service's redirect points: another origin; in query mode the Location keeps the query, key and all. */
+	const elsewhere = (sendAs: 'header' | 'query') => `${other.origin}/moved/here${sendAs === 'query' ? `?api-key=${KEY}` : ''}`;
+	const redirectTo = (location: string, status = 307) => ({ type: 'status' as const, status, headers: { location } });
+	/** What reached the other origin carrying the key, in a header or the query. */
+	const keyElsewhere = () => other.heard.filter((request) => JSON.stringify(request).includes(KEY));
+
+	describe.each(['header', 'query'] as const)('the key sent as %s', (sendAs) => {
+		it.each([
+			['Detect Objects', 'detect'],
+			['Classify Image', 'classify'],
+		] as const)('%s: a 307 to another origin fails the item naming that origin; nothing reaches it', async (_, kind) => {
+			server().addFault({ match: { kind }, action: redirectTo(elsewhere(sendAs)) });
+			const parameters = (kind === 'detect' ? detectParameters : classifyParameters)(server());
+			const failure = await failureOf(run(parameters, [carItem()], { credentials: { sendAs } }));
+			expect(keyElsewhere()).toEqual([]);
+			expect(other.heard).toEqual([]);
+			expect(failure).toEqual({
+				message: `The service answered with a redirect (307 Temporary Redirect) to ${other.origin}`,
+				description: describeBaseUrl(server().url),
+				itemIndex: 0,
+				httpCode: '307',
+			});
+			// asked once: a redirect is not retried (Retries is 3 by default)
+			expect(server().requests).toHaveLength(1);
+		});
+
+		it.each<[string, FaultCall]>([
+			['the project call (GET, the first)', 'project'],
+			['the record call (POST, after the file is stored)', 'record'],
+		])('Upload to Project, %s: a 307 to another origin fails the item naming it; nothing reaches it', async (_, call) => {
+			server().addFault({ match: { call }, action: redirectTo(elsewhere(sendAs)) });
+			const failure = await failureOf(run(uploadParameters(), [photo()], { credentials: { sendAs } }));
+			expect(keyElsewhere()).toEqual([]);
+			expect(other.heard).toEqual([]);
+			expect(failure.message).toMatch(new RegExp(`(^|: )The service answered with a redirect \\(307 Temporary Redirect\\) to ${escape(other.origin)}$`));
+			expect(failure.description).toContain(describeBaseUrl(server().url));
+			expect(server().requests.filter((request) => request.status === 307)).toHaveLength(1);
+		});
+	});
+
+	it.each([301, 302, 303, 308])('a %i to another origin is not followed either', async (status) => {
+		server().addFault({ match: { kind: 'detect' }, action: redirectTo(elsewhere('header'), status) });
+		const failure = await failureOf(run(detectParameters(server()), [carItem()]));
+		expect(other.heard).toEqual([]);
+		expect(failure.message).toMatch(new RegExp(`^The service answered with a redirect \\(${status} [A-Za-z ]+\\) to ${escape(other.origin)}$`));
+	});
+
+	it('a redirect to another path of the service is not followed: it names the service’s origin and points at the Base URL’s path', async () => {
+		server().addFault({ match: { kind: 'detect' }, times: 1, action: redirectTo(`/v2/predict/detect/${server().models.detect}/`, 308) });
+		const failure = await failureOf(run(detectParameters(server()), [carItem()]));
+		expect(failure.message).toBe(`The service answered with a redirect (308 Permanent Redirect) to another address on ${server().url}`);
+		expect(failure.description).toBe(
+			`The node does not follow redirects, so the API key goes nowhere but the Base URL (${server().url}). Check the Base URL in the "Image Inference API" credential: it is the service’s address without /predict or /projects (for example https://api.epigos.ai).`,
+		);
+		expect(server().requests.map((request) => request.path)).toEqual([`/predict/detect/${server().models.detect}/`]);
+	});
+
+	it.each([
+		[300, 'a redirect (300 Redirect)'],
+		[399, 'a redirect (399 Redirect)'],
+	])('every 3xx is a redirect, %i too; a 3xx without a Location says so', async (status, what) => {
+		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status } });
+		const failure = await failureOf(run(detectParameters(server()), [carItem()]));
+		expect(failure.message).toBe(`The service answered with ${what} without saying where to`);
+	});
+
+	it('the 2xx and 4xx next to the 3xx are not redirects', async () => {
+		server().addFault({ match: { kind: 'detect' }, times: 1, action: { type: 'status', status: 400, body: { type: 'error', code: 'bad_request', status: 400, message: 'no', details: [] } } });
+		expect((await failureOf(run(detectParameters(server()), [carItem()]))).message).toBe('The service rejected the request (400 Bad Request): no');
+		server().addFault({ match: { kind: 'detect' }, times: 1, action: { type: 'status', status: 299, body: { detections: [], labelsCount: [] } } });
+		const { items } = await run(detectParameters(server()), [carItem()]);
+		expect(items[0].json).toMatchObject({ detections: [] });
+	});
+
+	describe('the storage PUT (sent without the key)', () => {
+		it.each([
+			[303, 'See Other'],
+			[307, 'Temporary Redirect'],
+		])('a %i is a failure of that step: nothing fetched or sent elsewhere, no record created', async (status, name) => {
+			// the other origin answers any GET or PUT there with 200: followed, the "upload" would succeed
+			server().addFault({ match: { call: 'storage' }, times: 1, action: redirectTo(`${other.baseUrl('htmlPage')}/bucket/car.jpg`, status) });
+			const recordsBefore = server().projects(PROJECT_ID)!.records.length;
+			const failure = await failureOf(run(uploadParameters(), [photo()]));
+			expect(other.heard).toEqual([]);
+			expect(failure.message).toBe(`The image could not be put into the project’s storage: The storage answered with a redirect (${status} ${name}) to ${other.origin}`);
+			expect(failure.description).toContain(
+				'The file was not stored: the node does not follow a redirect of the storage (after a 303 the upload would become a download). Run the item again; the credential is not the cause.',
+			);
+			expect(server().requests.filter((request) => request.path.endsWith('/datasets/records/'))).toEqual([]);
+			expect(server().projects(PROJECT_ID)!.records).toHaveLength(recordsBefore);
+			expect(server().storage.requests.map((request) => [request.method, request.status])).toEqual([['PUT', status]]);
+		});
+
+		it('a storage that refuses the connection is named as the storage, not as the credential’s Base URL', async () => {
+			const closed = await startNotTheService();
+			const refusing = closed.origin;
+			await closed.close();
+			server().addFault({ match: { call: 'upload' }, times: 1, action: { type: 'status', status: 201, body: { uploadUrl: `${refusing}/bucket/car.jpg`, uri: 's3://reference-bucket/car.jpg' } } });
+			const failure = await failureOf(run(uploadParameters({ options: { retries: 0 } }), [photo()]));
+			expect(failure.message).toBe(`The image could not be put into the project’s storage: Could not connect to the storage at ${refusing}: connection refused`);
+			expect(failure.description).toContain(
+				'The storage URL the service handed out could not be reached from n8n (ECONNREFUSED). Try again later; the credential is not the cause.',
+			);
+			expect(failure.description).not.toContain('Base URL');
+		});
+	});
+
+	it('a redirect on one item fails that item only', async () => {
+		server().addFault({ match: { kind: 'detect' }, times: 1, action: redirectTo(elsewhere('header')) });
+		const { items } = await run(detectParameters(server(), { options: { concurrency: 1 } }), [carItem(), { binary: { data: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg' } } }], { continueOnFail: true });
+		expect(items.map((item) => (item.json.error as { message?: string } | undefined)?.message ?? 'ok')).toEqual([
+			`The service answered with a redirect (307 Temporary Redirect) to ${other.origin}`,
+			'ok',
+		]);
+		expect(other.heard).toEqual([]);
+	});
+
+	const uploadParameters = (extra: Record<string, unknown> = {}) => ({
+		operation: 'uploadToProject',
+		project: { mode: 'id', value: PROJECT_ID },
+		imageSource: 'binary',
+		binaryPropertyName: 'data',
+		batchName: 'from n8n',
+		annotationSource: 'none',
+		options: {},
+		...extra,
+	});
+	const photo = () => ({ binary: { data: { bytes: CAR, fileName: 'car.jpg', mimeType: 'image/jpeg' } } });
+});
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
