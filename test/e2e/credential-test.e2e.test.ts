@@ -3,7 +3,7 @@
  * credential's declarative test (n8n's CredentialsTester, its Base URL expression evaluated by
  * n8n). It passes against the reference server with the right key, fails with a wrong key, and
  * fails with its own message for a Base URL that answers as the service does not (a page, a
- * redirect to one, JSON without `message`, a proxy's 403 page). What it cannot tell (a
+ * redirect, never followed, JSON without `message`, a proxy's 403 page). What it cannot tell (a
  * server answering JSON with a `message`): docs/compatibility.md.
  */
 import { NIL_UUID } from '../../nodes/ImageInference/contract';
@@ -58,6 +58,8 @@ describe.each(e2eVersions())('the credential test in real n8n %s', (version) => 
 	beforeEach(() => {
 		server.requests.splice(0);
 		stand.requests.splice(0);
+		stand.heard.splice(0);
+		server.clearFaults();
 	});
 
 	it('passes for the right key (sent as a query parameter): the service answered the nil model 400 (no image)', async () => {
@@ -91,9 +93,17 @@ describe.each(e2eVersions())('the credential test in real n8n %s', (version) => 
 		},
 	);
 
-	it('fails the same for a Base URL that redirects to an HTML page, the page fetched after the redirect', async () => {
+	it('fails the same for a Base URL that redirects (to an HTML page), the redirect not followed', async () => {
 		expect(await test('redirectToPage')).toEqual({ status: 'Error', message: NOT_THE_SERVICE_MESSAGE });
-		expect(stand.requests).toEqual([asked('redirectToPage'), { method: 'GET', path: `/${NOT_THE_SERVICE.redirectToPage}/login` }]);
+		expect(stand.requests).toEqual([asked('redirectToPage')]);
+	});
+
+	it('does not take the key along a 307 to another origin, even one whose Location keeps the query (key sent as a query parameter)', async () => {
+		const location = `${stand.origin}/moved/predict/detect/${NIL_UUID}/?api-key=${server.apiKey}`;
+		server.addFault({ match: { kind: 'detect' }, times: 1, action: { type: 'status', status: 307, headers: { location } } });
+		expect(await test('good')).toEqual({ status: 'Error', message: NOT_THE_SERVICE_MESSAGE });
+		expect(stand.heard).toEqual([]);
+		expect(server.requests.map(({ status }) => status)).toEqual([307]);
 	});
 
 	it('fails the same for the service one folder off (its 404 { detail: "Not Found" } has no message)', async () => {
