@@ -326,8 +326,8 @@ describe('snippets of a body', () => {
  */
 
 const BASE_URL = 'http://vision.example.com:8080/v1';
-const service = { host: BASE_URL, destination: 'service' as const };
-const storage = { host: 'https://bucket.example.net', destination: 'storage' as const };
+const service = { host: BASE_URL, toStorage: false };
+const storage = { host: 'https://bucket.example.net', toStorage: true };
 
 const MOVE_TO_THE_ADDRESS =
 	'The node does not follow redirects, so the API key goes nowhere but the Base URL (http://vision.example.com:8080/v1). Set the Base URL in the "Image Inference API" credential to the address the service answers at (such as https:// instead of http://).';
@@ -389,7 +389,7 @@ describe('a redirect of the service', () => {
 	});
 
 	it('a relative Location against an address that is not a URL is not named', () => {
-		expect(describeRedirect(307, '/x', { host: 'vision', destination: 'service' }).message).toBe(
+		expect(describeRedirect(307, '/x', { host: 'vision', toStorage: false }).message).toBe(
 			'The service answered with a redirect (307 Temporary Redirect) to something that is not a web address',
 		);
 	});
@@ -413,7 +413,7 @@ describe('a redirect of the storage', () => {
 
 describe('the storage refusing the file (401) is not a wrong API key', () => {
 	const serviceAnswer = { notFound: { message: 'not found', description: 'Try again.' } };
-	const storageAnswer = { ...serviceAnswer, who: 'The storage', destination: 'storage' as const };
+	const storageAnswer = { ...serviceAnswer, who: 'The storage', toStorage: true };
 
 	it('names the storage and says the credential is not the cause, with what it said', () => {
 		expect(describeHttpFailure(401, '<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>', storageAnswer)).toEqual({
@@ -433,14 +433,14 @@ describe('the storage refusing the file (401) is not a wrong API key', () => {
 	});
 
 	it('the service’s 401 still names the API key', () => {
-		for (const context of [serviceAnswer, { ...serviceAnswer, destination: 'service' as const }]) {
+		for (const context of [serviceAnswer, { ...serviceAnswer, toStorage: false }]) {
 			expect(describeHttpFailure(401, '', context)).toMatchObject({ code: 'unauthorized', message: 'Invalid or missing credentials (401 Unauthorized)' });
 		}
 	});
 });
 
 describe('the storage not answering is named as the storage', () => {
-	const where = { timeoutMs: 5000, host: 'https://bucket.example.net', destination: 'storage' as const };
+	const where = { timeoutMs: 5000, host: 'https://bucket.example.net', toStorage: true };
 
 	it.each([
 		{
@@ -464,14 +464,14 @@ describe('the storage not answering is named as the storage', () => {
 	});
 
 	it('the service not answering still points at the Base URL', () => {
-		for (const destination of [undefined, 'service' as const]) {
-			expect(describeNetworkFailure({ code: 'ECONNREFUSED' }, { ...where, destination })).toMatchObject({
+		for (const toStorage of [undefined, false]) {
+			expect(describeNetworkFailure({ code: 'ECONNREFUSED' }, { ...where, toStorage })).toMatchObject({
 				message: 'Could not connect to https://bucket.example.net: connection refused',
 				description: 'Check the Base URL in the "Image Inference API" credential and that the service is reachable from n8n (ECONNREFUSED).',
 			});
-			expect(describeNetworkFailure({ code: 'ETIMEDOUT' }, { ...where, destination }).message).toBe('The service did not answer within 5000 ms');
-			expect(describeNetworkFailure({ code: 'ECONNRESET' }, { ...where, destination }).message).toBe('The connection to the service was reset before it answered');
-			expect(describeNetworkFailure({ code: 'EPROTO' }, { ...where, destination }).message).toBe('The request to https://bucket.example.net failed (EPROTO)');
+			expect(describeNetworkFailure({ code: 'ETIMEDOUT' }, { ...where, toStorage }).message).toBe('The service did not answer within 5000 ms');
+			expect(describeNetworkFailure({ code: 'ECONNRESET' }, { ...where, toStorage }).message).toBe('The connection to the service was reset before it answered');
+			expect(describeNetworkFailure({ code: 'EPROTO' }, { ...where, toStorage }).message).toBe('The request to https://bucket.example.net failed (EPROTO)');
 		}
 	});
 });

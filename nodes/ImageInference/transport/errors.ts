@@ -18,10 +18,9 @@ export interface Failure {
 export type Redact = (text: string) => string;
 
 /**
- * Where a call goes: the service, through the credential, or the storage URL the service handed
- * out, without it. A storage failure never says to check the credential.
+ * `toStorage`: the call went to the storage URL the service handed out, without the credential
+ * (not to the service through it), so its failure never says to check the credential.
  */
-export type Destination = 'service' | 'storage';
 
 const KEY_IN_QUERY = new RegExp(`([?&]${API_KEY_QUERY_PARAMETER}=)[^&#\\s"'<>]*`, 'gi');
 const KEY_IN_HEADER = /(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi;
@@ -65,7 +64,7 @@ const OPERATION_NAMES: Record<PredictionKind, string> = {
 export type AnsweredBy = { kind: PredictionKind; modelId: string } | { notFound: { message: string; description: string }; who?: string };
 
 /** A non-2xx answer as a Failure. `text` is the body as received (JSON or not, possibly empty). */
-export function describeHttpFailure(status: number, text: string, context: AnsweredBy & { retryAfterMs?: number; destination?: Destination }): Failure {
+export function describeHttpFailure(status: number, text: string, context: AnsweredBy & { retryAfterMs?: number; toStorage?: boolean }): Failure {
 	const who = ('who' in context && context.who) || 'The service';
 	const retryable = RETRYABLE_STATUSES.has(status);
 	const serviceError = parseErrorBody(text);
@@ -84,7 +83,7 @@ export function describeHttpFailure(status: number, text: string, context: Answe
 				: 'Check the image and the options of this item.',
 		};
 	}
-	if (status === 401 && context.destination === 'storage') {
+	if (status === 401 && context.toStorage === true) {
 		return {
 			status,
 			code: 'storage_unauthorized',
@@ -148,9 +147,9 @@ export function describeHttpFailure(status: number, text: string, context: Answe
 /** A request that got no HTTP answer: connection refused or reset, time-out, DNS. */
 export function describeNetworkFailure(
 	error: unknown,
-	context: { timeoutMs: number; host: string; elapsedMs?: number; destination?: Destination },
+	context: { timeoutMs: number; host: string; elapsedMs?: number; toStorage?: boolean },
 ): Failure {
-	const storage = context.destination === 'storage';
+	const storage = context.toStorage === true;
 	const who = storage ? 'the storage' : 'the service';
 	const code = findErrorCode(error);
 	const text = errorText(error);
@@ -201,7 +200,7 @@ export function describeNetworkFailure(
  * stored. Names where it pointed by its origin only: a Location's path and query may carry the
  * key (a query-mode request's query kept) or a signature.
  */
-export function describeRedirect(status: number, location: unknown, context: { host: string; destination: Destination }): Failure {
+export function describeRedirect(status: number, location: unknown, context: { host: string; toStorage: boolean }): Failure {
 	const name = STATUS_TEXT[status] ?? 'Redirect';
 	const said = typeof location === 'string' && location.trim() !== '';
 	const target = said ? redirectTarget(location, context.host) : undefined;
@@ -212,7 +211,7 @@ export function describeRedirect(status: number, location: unknown, context: { h
 			: target.sameOrigin
 				? `to another address on ${target.origin}`
 				: `to ${target.origin}`;
-	if (context.destination === 'storage') {
+	if (context.toStorage) {
 		return {
 			status,
 			code: 'storage_redirect',
@@ -237,14 +236,12 @@ export function describeRedirect(status: number, location: unknown, context: { h
 
 /** Where a Location points, resolved against the address asked; undefined when it is not a web address. */
 function redirectTarget(location: string, asked: string): { origin: string; sameOrigin: boolean } | undefined {
-	try {
-		const from = new URL(asked);
-		const to = new URL(location, from);
-		if (to.protocol !== 'http:' && to.protocol !== 'https:') return undefined;
-		return { origin: to.origin, sameOrigin: to.origin === from.origin };
-	} catch {
-		return undefined;
-	}
+	// a Location that parses against the address asked means that address parses too
+	if (!URL.canParse(location, asked)) return undefined;
+	const from = new URL(asked);
+	const to = new URL(location, asked);
+	if (to.protocol !== 'http:' && to.protocol !== 'https:') return undefined;
+	return { origin: to.origin, sameOrigin: to.origin === from.origin };
 }
 
 /** The 200 answer could not be used: not JSON, or not the documented shape. */

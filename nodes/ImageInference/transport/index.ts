@@ -129,7 +129,7 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 	signal: AbortSignal | undefined,
 ): Promise<Outcome<z.infer<TSchema>>> {
 	let body: Buffer | undefined = await call.body?.();
-	const destination = call.withoutCredential ? 'storage' : 'service';
+	const toStorage = call.withoutCredential === true;
 	const headers: Record<string, string> = call.withoutCredential ? {} : { Accept: 'application/json' };
 	if (body) headers['Content-Type'] = call.contentType ?? 'application/json';
 	const request: IHttpRequestOptions = {
@@ -154,7 +154,7 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		// only the execution's own cancel signal means cancelled; any other abort is a time-out
 		throwIfCancelled.call(this, signal, call.itemIndex);
 		const elapsedMs = Date.now() - started;
-		return { ok: false as const, failure: describeNetworkFailure(error, { timeoutMs: call.settings.timeoutMs, host: call.host, elapsedMs, destination }) };
+		return { ok: false as const, failure: describeNetworkFailure(error, { timeoutMs: call.settings.timeoutMs, host: call.host, elapsedMs, toStorage }) };
 	};
 	let response: IN8nHttpFullResponse;
 	try {
@@ -189,12 +189,12 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		return networkFailure(error);
 	}
 	if (status >= 300 && status <= 399) {
-		return { ok: false, failure: describeRedirect(status, response.headers?.location, { host: call.host, destination }) };
+		return { ok: false, failure: describeRedirect(status, response.headers?.location, { host: call.host, toStorage }) };
 	}
 	if (!ok) {
 		return {
 			ok: false,
-			failure: describeHttpFailure(status, errorText, { ...call.answeredBy, retryAfterMs: parseRetryAfter(response.headers?.['retry-after']), destination }),
+			failure: describeHttpFailure(status, errorText, { ...call.answeredBy, retryAfterMs: parseRetryAfter(response.headers?.['retry-after']), toStorage }),
 		};
 	}
 	if (!call.resultSchema) return { ok: true, value: undefined };
