@@ -143,10 +143,11 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		ignoreHttpStatusErrors: true,
 		timeout: call.settings.timeoutMs,
 		// A 3xx is answered as it is, never followed (describeRedirect says why). Both tested lines
-		// hand axios maxRedirects 0 for it: 1.123.81's n8n-core 1.122.48
-		// execution-engine/node-execution-context/utils/request-helper-functions.js and 2.41.1's
-		// @n8n/backend-network 1.15.1 http/axios/request.js (convertN8nRequestToAxios in both; with
-		// maxRedirects 0, 2.41.1's followSsrfRedirects in http/axios/redirect.js is not used either).
+		// hand axios maxRedirects 0 for it, in convertN8nRequestToAxios: 1.123.81 in n8n-core
+		// 1.122.48's execution-engine/node-execution-context/utils/request-helper-functions.js; 2.41.1
+		// (n8n-core 2.41.1's utils/request-helpers/factory.js and authentication.js send through
+		// OutboundHttp.requests().request) in @n8n/backend-network 1.15.1's http/axios/request.js,
+		// whose own redirect follower (http/axios/redirect.js) is skipped when maxRedirects is 0.
 		disableFollowRedirect: true,
 	};
 	const started = Date.now();
