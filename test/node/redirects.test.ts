@@ -58,12 +58,10 @@ describe('no call follows a redirect', () => {
 			expect(server().requests).toHaveLength(1);
 		});
 
-		it.each<[string, FaultCall]>([
-			['the project call (GET, the first)', 'project'],
-			['the record call (POST, after the file is stored)', 'record'],
-		])('Upload to Project, %s: a 307 to another origin fails the item naming it; nothing reaches it', async (_, call) => {
+		it.each<FaultCall>(['project', 'batch', 'upload', 'record', 'labels', 'annotations'])('Upload to Project, the %s call: a 307 to another origin fails the item naming it; nothing reaches it', async (call) => {
 			server().addFault({ match: { call }, action: redirectTo(elsewhere(sendAs)) });
-			const failure = await failureOf(run(uploadParameters(), [photo()], { credentials: { sendAs } }));
+			const boxes = { annotationSource: 'detections', detections: () => [{ label: `car-${call}-${sendAs}`, x: 10, y: 20, width: 30, height: 40 }] };
+			const failure = await failureOf(run(uploadParameters(boxes), [photo()], { credentials: { sendAs } }));
 			expect(keyElsewhere()).toEqual([]);
 			expect(other.heard).toEqual([]);
 			expect(failure.message).toMatch(new RegExp(`(^|: )The service answered with a redirect \\(307 Temporary Redirect\\) to ${escape(other.origin)}$`));
