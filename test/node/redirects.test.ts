@@ -13,8 +13,9 @@ import { CAR, carItem, classifyParameters, detectParameters, DOG, failureOf, use
 const KEY = 'sk-live-R3d1rect-Q7vW';
 const PROJECT_ID = '6a1f0c3e-2b4d-4f5a-9e8c-7d6b5a4c3e2f';
 
-const describeBaseUrl = (baseUrl: string) =>
-	`The node does not follow redirects, so the API key goes nowhere but the Base URL (${baseUrl}). Set the Base URL in the "Image Inference API" credential to the address the service answers at (such as https:// instead of http://).`;
+/** The advice for a redirect to another host: that host is not to be typed in unless it is the service's. */
+const describeElsewhere = (baseUrl: string, origin: string) =>
+	`The node does not follow redirects, so the API key goes nowhere but the Base URL (${baseUrl}). Set the Base URL in the "Image Inference API" credential to ${origin} only if ${origin} is the service’s own address; a login page or proxy there means something between n8n and the service redirects (ask whoever runs your network). The key was not sent there.`;
 
 describe('no call follows a redirect', () => {
 	const { server, run } = useServer({ apiKey: KEY, defaultModels: 'synthetic' });
@@ -50,7 +51,7 @@ describe('no call follows a redirect', () => {
 			expect(other.heard).toEqual([]);
 			expect(failure).toEqual({
 				message: `The service answered with a redirect (307 Temporary Redirect) to ${other.origin}`,
-				description: describeBaseUrl(server().url),
+				description: describeElsewhere(server().url, other.origin),
 				itemIndex: 0,
 				httpCode: '307',
 			});
@@ -65,7 +66,7 @@ describe('no call follows a redirect', () => {
 			expect(keyElsewhere()).toEqual([]);
 			expect(other.heard).toEqual([]);
 			expect(failure.message).toMatch(new RegExp(`(^|: )The service answered with a redirect \\(307 Temporary Redirect\\) to ${escape(other.origin)}$`));
-			expect(failure.description).toContain(describeBaseUrl(server().url));
+			expect(failure.description).toContain(describeElsewhere(server().url, other.origin));
 			expect(server().requests.filter((request) => request.status === 307)).toHaveLength(1);
 		});
 	});
@@ -77,23 +78,46 @@ describe('no call follows a redirect', () => {
 		expect(failure.message).toMatch(new RegExp(`^The service answered with a redirect \\(${status} [A-Za-z ]+\\) to ${escape(other.origin)}$`));
 	});
 
-	it('a redirect to another path of the service is not followed: it names the service’s origin and points at the Base URL’s path', async () => {
-		server().addFault({ match: { kind: 'detect' }, times: 1, action: redirectTo(`/v2/predict/detect/${server().models.detect}/`, 308) });
+	it('a redirect to another path of the service is not followed: it names the service’s origin and the path, and points at the Base URL’s path', async () => {
+		server().addFault({ match: { kind: 'detect' }, times: 1, action: redirectTo(`/v2/predict/detect/${server().models.detect}/?api-key=${KEY}&v=2`, 308) });
 		const failure = await failureOf(run(detectParameters(server()), [carItem()]));
 		expect(failure.message).toBe(`The service answered with a redirect (308 Permanent Redirect) to another address on ${server().url}`);
 		expect(failure.description).toBe(
-			`The node does not follow redirects, so the API key goes nowhere but the Base URL (${server().url}). Check the Base URL in the "Image Inference API" credential: it is the service’s address without /predict or /projects (for example https://api.epigos.ai).`,
+			`The node does not follow redirects, so the API key goes nowhere but the Base URL (${server().url}). Check the path of the Base URL in the "Image Inference API" credential: the service pointed to /v2/predict/detect/${server().models.detect}/; the Base URL is the service’s address without /predict or /projects (for example https://api.epigos.ai).`,
 		);
 		expect(server().requests.map((request) => request.path)).toEqual([`/predict/detect/${server().models.detect}/`]);
 	});
 
 	it.each([
-		[300, 'a redirect (300 Redirect)'],
-		[399, 'a redirect (399 Redirect)'],
-	])('every 3xx is a redirect, %i too; a 3xx without a Location says so', async (status, what) => {
+		[300, 'with a redirect (300 Multiple Choices) without saying where to'],
+		[399, 'with a redirect (399 Redirect) without saying where to'],
+		[304, '304 Not Modified, without a result'],
+	])('every 3xx but 304 is a redirect, %i too; a 3xx without a Location says so, a 304 says what it is', async (status, what) => {
 		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status } });
 		const failure = await failureOf(run(detectParameters(server()), [carItem()]));
-		expect(failure.message).toBe(`The service answered with ${what} without saying where to`);
+		expect(failure.message).toBe(`The service answered ${what}`);
+		expect(server().requests).toHaveLength(1);
+	});
+
+	it.each(['header', 'query'] as const)('the key as a Location’s host name (lowercased by URL parsing) is not shown either (key sent as %s)', async (sendAs) => {
+		server().addFault({ match: { kind: 'detect' }, action: redirectTo(`http://${KEY}.example.com/x`) });
+		const failure = await failureOf(run(detectParameters(server()), [carItem()], { credentials: { sendAs } }));
+		expect(failure.message).toBe('The service answered with a redirect (307 Temporary Redirect) to http://***.example.com');
+		expect(failure.description).toBe(describeElsewhere(server().url, 'http://***.example.com'));
+	});
+
+	it('a redirect whose body stalls is reported once its status and headers are in, not waited for and not retried', async () => {
+		server().addFault({
+			match: { kind: 'detect' },
+			action: { type: 'status', status: 307, headers: { location: elsewhere('header') }, body: '<html><body>Moved</body></html>', inTwoPiecesMs: 2500 },
+		});
+		const started = Date.now();
+		const failure = await failureOf(run(detectParameters(server(), { options: { timeout: 1000, retries: 1 } }), [carItem()]));
+		// well before the Timeout (1000 ms), which waiting for the body would run into
+		expect(Date.now() - started).toBeLessThan(1000);
+		expect(failure.message).toBe(`The service answered with a redirect (307 Temporary Redirect) to ${other.origin}`);
+		expect(server().requests).toHaveLength(1);
+		expect(other.heard).toEqual([]);
 	});
 
 	it('the 2xx and 4xx next to the 3xx are not redirects', async () => {
@@ -121,6 +145,17 @@ describe('no call follows a redirect', () => {
 			expect(server().requests.filter((request) => request.path.endsWith('/datasets/records/'))).toEqual([]);
 			expect(server().projects(PROJECT_ID)!.records).toHaveLength(recordsBefore);
 			expect(server().storage.requests.map((request) => [request.method, request.status])).toEqual([['PUT', status]]);
+		});
+
+		it.each([
+			[400, 'Bad Request', '<Error><Code>RequestTimeout</Code><Message>Your socket connection to the server was not read from or written to within the timeout period.</Message></Error>', 'The file was not stored. Run the item again: the storage URL the service handed out may have expired, and the item asks for a new one when it runs again. The credential is not the cause, as the file goes to storage without it.'],
+			[403, 'Forbidden', '<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>', 'The storage URL the service handed out was not accepted (it may have expired). Run the item again; the credential is not the cause, as the file goes to storage without it.'],
+		])('a storage %i is the storage’s refusal, with storage advice, not the service’s', async (status, name, xml, advice) => {
+			server().addFault({ match: { call: 'storage' }, times: 1, action: { type: 'status', status, body: xml } });
+			const failure = await failureOf(run(uploadParameters(), [photo()]));
+			expect(failure.message).toBe(`The image could not be put into the project’s storage: The storage refused the file (${status} ${name})`);
+			expect(failure.description).toContain(`${advice} The storage said: ${xml}`);
+			expect(failure.description).not.toContain('Check the image and the options of this item.');
 		});
 
 		it('a storage that refuses the connection is named as the storage, not as the credential’s Base URL', async () => {

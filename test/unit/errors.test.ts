@@ -17,6 +17,15 @@ describe('redaction', () => {
 		const redact = createRedactor('a b/c+d');
 		expect(redact(`key=${encodeURIComponent('a b/c+d')}`)).toBe('key=***');
 	});
+	it('removes the key in any letter case, every time it appears (a URL’s host name is lowercased)', () => {
+		const redact = createRedactor('sk-live-R3d1rect-Q7vW');
+		expect(redact('to http://sk-live-r3d1rect-q7vw.example.com, then SK-LIVE-R3D1RECT-Q7VW and sk-live-R3d1rect-Q7vW')).toBe('to http://***.example.com, then *** and ***');
+		expect(createRedactor('a b/c')('key=a%20b%2fc')).toBe('key=***');
+	});
+	it('a key with characters that mean something in a pattern is matched as it is', () => {
+		expect(createRedactor('a.b*c')('a.b*c, aXbbc, abc')).toBe('***, aXbbc, abc');
+		expect(createRedactor('k(1)+[x]?^$|\\{2}')('k(1)+[x]?^$|\\{2} and k11x')).toBe('*** and k11x');
+	});
 });
 
 describe('describeHttpFailure', () => {
@@ -329,10 +338,15 @@ const BASE_URL = 'http://vision.example.com:8080/v1';
 const service = { host: BASE_URL, toStorage: false };
 const storage = { host: 'https://bucket.example.net', toStorage: true };
 
-const MOVE_TO_THE_ADDRESS =
-	'The node does not follow redirects, so the API key goes nowhere but the Base URL (http://vision.example.com:8080/v1). Set the Base URL in the "Image Inference API" credential to the address the service answers at (such as https:// instead of http://).';
-const CHECK_THE_PATH =
-	'The node does not follow redirects, so the API key goes nowhere but the Base URL (http://vision.example.com:8080/v1). Check the Base URL in the "Image Inference API" credential: it is the service’s address without /predict or /projects (for example https://api.epigos.ai).';
+/** The sentence every redirect of the service begins with, for the Base URL asked. */
+const NOT_FOLLOWED = (baseUrl: string) => `The node does not follow redirects, so the API key goes nowhere but the Base URL (${baseUrl}).`;
+const ONLY_IF = (origin: string) =>
+	`Set the Base URL in the "Image Inference API" credential to ${origin} only if ${origin} is the service’s own address; a login page or proxy there means something between n8n and the service redirects (ask whoever runs your network). The key was not sent there.`;
+const CHECK_THE_ADDRESS = 'Check that the Base URL in the "Image Inference API" credential is the service’s address (for example https://api.epigos.ai).';
+const CHECK_THE_PATH = (path: string) =>
+	`Check the path of the Base URL in the "Image Inference API" credential: the service pointed to ${path}; the Base URL is the service’s address without /predict or /projects (for example https://api.epigos.ai).`;
+const DOWNGRADED =
+	'The service pointed from https:// to plain http://, where the key would travel unencrypted: keep the Base URL in the "Image Inference API" credential at https:// and ask the service’s operator why it redirects to http://.';
 const STORAGE_REDIRECT =
 	'The file was not stored: the node does not follow a redirect of the storage (after a 303 the upload would become a download). Run the item again; the credential is not the cause. If it keeps happening, the storage URLs the service hands out do not take uploads: ask its operator.';
 
@@ -343,48 +357,93 @@ describe('a redirect of the service', () => {
 		[303, 'See Other'],
 		[307, 'Temporary Redirect'],
 		[308, 'Permanent Redirect'],
-		[300, 'Redirect'],
-	])('%i to another host names that host’s origin, not its path or query, and says to set the Base URL', (status, name) => {
+		[300, 'Multiple Choices'],
+		[399, 'Redirect'],
+	])('%i to another host names that host’s origin, not its path or query, and sets the Base URL to it only if it is the service’s', (status, name) => {
 		const failure = describeRedirect(status, 'https://elsewhere.example.org:8443/predict/detect/m/?api-key=sk-1#x', service);
 		expect(failure).toEqual({
 			status,
 			code: 'redirect',
 			retryable: false,
 			message: `The service answered with a redirect (${status} ${name}) to https://elsewhere.example.org:8443`,
-			description: MOVE_TO_THE_ADDRESS,
+			description: `${NOT_FOLLOWED(BASE_URL)} ${ONLY_IF('https://elsewhere.example.org:8443')}`,
 		});
 	});
 
-	it('http to https on the same host is another origin', () => {
-		expect(describeRedirect(307, 'https://vision.example.com:8080/v1/predict/detect/m/', service)).toMatchObject({
-			message: 'The service answered with a redirect (307 Temporary Redirect) to https://vision.example.com:8080',
-			description: MOVE_TO_THE_ADDRESS,
+	it('a single sign-on or captive portal on another host is not offered as the Base URL unless it is the service’s', () => {
+		expect(describeRedirect(302, 'https://login.corp.example/sso?return=https%3A%2F%2Fapi.epigos.ai%2F', { host: 'https://api.epigos.ai', toStorage: false })).toEqual({
+			status: 302,
+			code: 'redirect',
+			retryable: false,
+			message: 'The service answered with a redirect (302 Found) to https://login.corp.example',
+			description:
+				'The node does not follow redirects, so the API key goes nowhere but the Base URL (https://api.epigos.ai). Set the Base URL in the "Image Inference API" credential to https://login.corp.example only if https://login.corp.example is the service’s own address; a login page or proxy there means something between n8n and the service redirects (ask whoever runs your network). The key was not sent there.',
 		});
 	});
 
-	it('a path on the same origin (relative or whole) says so and points at the Base URL’s path', () => {
-		for (const location of ['/predict/detect/m', 'http://vision.example.com:8080/login?next=/v1']) {
-			expect(describeRedirect(308, location, service)).toEqual({
-				status: 308,
-				code: 'redirect',
-				retryable: false,
-				message: 'The service answered with a redirect (308 Permanent Redirect) to another address on http://vision.example.com:8080',
-				description: CHECK_THE_PATH,
-			});
-		}
+	it.each([
+		['http://api.epigos.ai', 'https://api.epigos.ai/predict/detect/m/', 'https://api.epigos.ai', 'https://api.epigos.ai'],
+		['http://vision.example.com/v1/', 'https://vision.example.com/v1/predict/detect/m/', 'https://vision.example.com/v1', 'https://vision.example.com'],
+		['http://vision.example.com:80/v1', 'https://vision.example.com:443/v1/predict/detect/m/', 'https://vision.example.com/v1', 'https://vision.example.com'],
+	])('http to https on the same host and default ports (%s to %s) says to use %s', (baseUrl, location, upgraded, origin) => {
+		expect(describeRedirect(301, location, { host: baseUrl, toStorage: false })).toEqual({
+			status: 301,
+			code: 'redirect',
+			retryable: false,
+			message: `The service answered with a redirect (301 Moved Permanently) to ${origin}`,
+			description: `${NOT_FOLLOWED(baseUrl)} The service answers at https:// only: use ${upgraded} as the Base URL in the "Image Inference API" credential.`,
+		});
+	});
+
+	it.each([
+		['http://vision.example.com:8080/v1', 'https://vision.example.com:8080/v1/x', 'https://vision.example.com:8080'],
+		['http://vision.example.com:8080', 'https://vision.example.com/x', 'https://vision.example.com'],
+		['http://vision.example.com', 'https://vision.example.com:8443/x', 'https://vision.example.com:8443'],
+		['http://vision.example.com', 'https://www.vision.example.com/x', 'https://www.vision.example.com'],
+		['http://vision.example.com', 'http://elsewhere.example.org/x', 'http://elsewhere.example.org'],
+		['https://vision.example.com', 'https://vision.example.com:8443/x', 'https://vision.example.com:8443'],
+	])('from %s to %s is another host, not an upgrade to https://', (baseUrl, location, origin) => {
+		expect(describeRedirect(307, location, { host: baseUrl, toStorage: false }).description).toBe(`${NOT_FOLLOWED(baseUrl)} ${ONLY_IF(origin)}`);
+	});
+
+	it.each([
+		['https://api.epigos.ai', 'http://api.epigos.ai/predict/', 'http://api.epigos.ai'],
+		['https://api.epigos.ai', 'http://elsewhere.example.org/x', 'http://elsewhere.example.org'],
+	])('from https to plain http (%s to %s) says so and does not suggest changing the Base URL', (baseUrl, location, origin) => {
+		expect(describeRedirect(307, location, { host: baseUrl, toStorage: false })).toEqual({
+			status: 307,
+			code: 'redirect',
+			retryable: false,
+			message: `The service answered with a redirect (307 Temporary Redirect) to ${origin}`,
+			description: `${NOT_FOLLOWED(baseUrl)} ${DOWNGRADED}`,
+		});
+	});
+
+	it.each([
+		['/predict/detect/m', '/predict/detect/m'],
+		['http://vision.example.com:8080/login?next=/v1&api-key=sk-1', '/login'],
+		['../v2/predict/?api-key=sk-1#top', '/v2/predict/'],
+	])('a path on the same origin (%s) names that path without its query and points at the Base URL’s path', (location, path) => {
+		expect(describeRedirect(308, location, service)).toEqual({
+			status: 308,
+			code: 'redirect',
+			retryable: false,
+			message: 'The service answered with a redirect (308 Permanent Redirect) to another address on http://vision.example.com:8080',
+			description: `${NOT_FOLLOWED(BASE_URL)} ${CHECK_THE_PATH(path)}`,
+		});
 	});
 
 	it.each([undefined, '', '   ', 42, ['http://elsewhere.example.org/']])('without a Location (%j) it says so', (location) => {
 		expect(describeRedirect(302, location, service)).toMatchObject({
 			message: 'The service answered with a redirect (302 Found) without saying where to',
-			description: MOVE_TO_THE_ADDRESS,
+			description: `${NOT_FOLLOWED(BASE_URL)} ${CHECK_THE_ADDRESS}`,
 		});
 	});
 
 	it.each(['mailto:ops@example.com', 'ftp://files.example.com/x', 'http://[broken'])('a Location that is not a web address (%s) is not named', (location) => {
 		expect(describeRedirect(307, location, service)).toMatchObject({
 			message: 'The service answered with a redirect (307 Temporary Redirect) to something that is not a web address',
-			description: MOVE_TO_THE_ADDRESS,
+			description: `${NOT_FOLLOWED(BASE_URL)} ${CHECK_THE_ADDRESS}`,
 		});
 	});
 
@@ -393,6 +452,17 @@ describe('a redirect of the service', () => {
 			'The service answered with a redirect (307 Temporary Redirect) to something that is not a web address',
 		);
 	});
+
+	it.each([undefined, 'https://elsewhere.example.org/x'])('a 304 (Location %s) is no redirect: it says the status as it is', (location) => {
+		expect(describeRedirect(304, location, service)).toEqual({
+			status: 304,
+			code: 'not_modified',
+			retryable: false,
+			message: 'The service answered 304 Not Modified, without a result',
+			description:
+				'A 304 answers a conditional request, which the node does not send: something between n8n and the service (a cache or proxy) may have answered in its place. Check that the Base URL in the "Image Inference API" credential is the service’s address (for example https://api.epigos.ai).',
+		});
+	});
 });
 
 describe('a redirect of the storage', () => {
@@ -400,6 +470,7 @@ describe('a redirect of the storage', () => {
 		[303, 'https://cdn.example.org/file.jpg?X-Amz-Signature=abc', 'to https://cdn.example.org', 'See Other'],
 		[307, '/other-bucket/file.jpg', 'to another address on https://bucket.example.net', 'Temporary Redirect'],
 		[302, undefined, 'without saying where to', 'Found'],
+		[301, 'http://bucket.example.net/file.jpg', 'to http://bucket.example.net', 'Moved Permanently'],
 	])('%i says the file was not stored, names only the origin, and does not blame the credential', (status, location, where, name) => {
 		expect(describeRedirect(status, location, storage)).toEqual({
 			status,
@@ -409,9 +480,19 @@ describe('a redirect of the storage', () => {
 			description: STORAGE_REDIRECT,
 		});
 	});
+
+	it('a 304 of the storage says the status as it is, and that the upload cannot be taken as done', () => {
+		expect(describeRedirect(304, undefined, storage)).toEqual({
+			status: 304,
+			code: 'storage_not_modified',
+			retryable: false,
+			message: 'The storage answered 304 Not Modified',
+			description: 'A 304 answers a conditional request, which the node does not send, so the upload cannot be taken as done. Run the item again; the credential is not the cause.',
+		});
+	});
 });
 
-describe('the storage refusing the file (401) is not a wrong API key', () => {
+describe('the storage refusing the file (4xx) is not a wrong API key, nor the service’s refusal', () => {
 	const serviceAnswer = { notFound: { message: 'not found', description: 'Try again.' } };
 	const storageAnswer = { ...serviceAnswer, who: 'The storage', toStorage: true };
 
@@ -430,6 +511,60 @@ describe('the storage refusing the file (401) is not a wrong API key', () => {
 		expect(describeHttpFailure(401, '', storageAnswer).description).toBe(
 			'The storage URL the service handed out was not accepted (it may have expired). Run the item again; the credential is not the cause, as the file goes to storage without it.',
 		);
+	});
+
+	it.each([
+		[
+			400,
+			'<Error><Code>RequestTimeout</Code><Message>Your socket connection to the server was not read from or written to within the timeout period.</Message></Error>',
+			{
+				code: 'storage_rejected',
+				message: 'The storage refused the file (400 Bad Request)',
+				description:
+					'The file was not stored. Run the item again: the storage URL the service handed out may have expired, and the item asks for a new one when it runs again. The credential is not the cause, as the file goes to storage without it. The storage said: <Error><Code>RequestTimeout</Code><Message>Your socket connection to the server was not read from or written to within the timeout period.</Message></Error>',
+			},
+		],
+		[
+			403,
+			'<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>',
+			{
+				code: 'storage_unauthorized',
+				message: 'The storage refused the file (403 Forbidden)',
+				description:
+					'The storage URL the service handed out was not accepted (it may have expired). Run the item again; the credential is not the cause, as the file goes to storage without it. The storage said: <Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>',
+			},
+		],
+		[
+			409,
+			'',
+			{
+				code: 'storage_rejected',
+				message: 'The storage refused the file (409 Error)',
+				description:
+					'The file was not stored. Run the item again: the storage URL the service handed out may have expired, and the item asks for a new one when it runs again. The credential is not the cause, as the file goes to storage without it.',
+			},
+		],
+		[
+			499,
+			'',
+			{ code: 'storage_rejected', message: 'The storage refused the file (499 Error)' },
+		],
+	])('a storage %i gets storage advice, never the service’s', (status, body, failure) => {
+		expect(describeHttpFailure(status, body, storageAnswer)).toMatchObject({ status, retryable: false, ...failure });
+	});
+
+	it('the storage’s 404 and 429 keep their own words; a 5xx is a failure; a 3xx is not a refusal', () => {
+		expect(describeHttpFailure(404, '', storageAnswer)).toMatchObject({ code: 'not_found', message: 'not found (404 Not Found)', description: 'Try again.' });
+		expect(describeHttpFailure(429, '', storageAnswer)).toMatchObject({ code: 'rate_limited', message: 'The storage is rate-limiting requests (429 Too Many Requests)' });
+		expect(describeHttpFailure(500, '', storageAnswer)).toMatchObject({ code: 'server_error', message: 'The storage failed (500 Internal Server Error)' });
+		expect(describeHttpFailure(399, '', storageAnswer)).toMatchObject({ code: 'http_error', message: 'The storage rejected the request (399 Error)' });
+	});
+
+	it('the service’s 400 and 403 keep the service’s words', () => {
+		for (const context of [serviceAnswer, { ...serviceAnswer, toStorage: false }]) {
+			expect(describeHttpFailure(400, '', context)).toMatchObject({ code: 'bad_request', message: 'The service rejected the request (400 Bad Request): no reason given', description: 'Check the image and the options of this item.' });
+			expect(describeHttpFailure(403, '', context)).toMatchObject({ code: 'http_error', message: 'The service rejected the request (403 Forbidden)' });
+		}
 	});
 
 	it('the service’s 401 still names the API key', () => {
@@ -454,8 +589,8 @@ describe('the storage not answering is named as the storage', () => {
 			},
 		},
 		{ error: { code: 'ENOTFOUND' }, failure: { code: 'host_unreachable', message: 'Could not connect to the storage at https://bucket.example.net: host not found', description: expect.stringContaining('could not be reached from n8n (ENOTFOUND)') } },
-		{ error: { code: 'ETIMEDOUT' }, failure: { code: 'timeout', message: 'The storage did not answer within 5000 ms', description: 'Raise the "Timeout" option for large images, or try again later.' } },
-		{ error: { code: 'ECONNRESET' }, failure: { code: 'connection_reset', message: 'The connection to the storage was reset before it answered', description: 'The connection to https://bucket.example.net was dropped (ECONNRESET). This is usually temporary.' } },
+		{ error: { code: 'ETIMEDOUT' }, failure: { code: 'timeout', message: 'The storage did not answer within 5000 ms', description: 'Raise the "Timeout" option for large images, or run the item again later; the credential is not the cause, as the file goes to storage without it.' } },
+		{ error: { code: 'ECONNRESET' }, failure: { code: 'connection_reset', message: 'The connection to the storage was reset before it answered', description: 'The connection to https://bucket.example.net was dropped (ECONNRESET). This is usually temporary; the credential is not the cause, as the file goes to storage without it.' } },
 		{ error: { code: 'EPROTO', message: 'wrong version number' }, failure: { code: 'request_failed', message: 'The request to the storage at https://bucket.example.net failed (EPROTO)', description: 'wrong version number' } },
 	])('$error.code', ({ error, failure }) => {
 		const described = describeNetworkFailure(error, where);

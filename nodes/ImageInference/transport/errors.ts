@@ -25,13 +25,16 @@ export type Redact = (text: string) => string;
 const KEY_IN_QUERY = new RegExp(`([?&]${API_KEY_QUERY_PARAMETER}=)[^&#\\s"'<>]*`, 'gi');
 const KEY_IN_HEADER = /(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi;
 
-/** Removes the API key (the exact value, and anything shaped like a key in a URL or header dump). */
+/**
+ * Removes the API key (the exact value in any letter case, as a URL's host name is lowercased;
+ * its URL-encoded form; and anything shaped like a key in a URL or header dump).
+ */
 export function createRedactor(apiKey: unknown): Redact {
 	const secret = typeof apiKey === 'string' && apiKey.length >= 4 ? apiKey : undefined;
+	const secrets = (secret ? [secret, encodeURIComponent(secret)] : []).map((form) => new RegExp(form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'));
 	return (text) => {
 		let clean = text.replace(KEY_IN_QUERY, '$1***').replace(KEY_IN_HEADER, '$1***');
-		if (secret) clean = clean.split(secret).join('***');
-		if (secret && secret !== encodeURIComponent(secret)) clean = clean.split(encodeURIComponent(secret)).join('***');
+		for (const form of secrets) clean = clean.replace(form, '***');
 		return clean;
 	};
 }
@@ -39,11 +42,14 @@ export function createRedactor(apiKey: unknown): Redact {
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 const STATUS_TEXT: Record<number, string> = {
+	300: 'Multiple Choices',
 	301: 'Moved Permanently',
 	302: 'Found',
 	303: 'See Other',
 	307: 'Temporary Redirect',
 	308: 'Permanent Redirect',
+	400: 'Bad Request',
+	401: 'Unauthorized',
 	403: 'Forbidden',
 	429: 'Too Many Requests',
 	500: 'Internal Server Error',
@@ -70,6 +76,19 @@ export function describeHttpFailure(status: number, text: string, context: Answe
 	const serviceError = parseErrorBody(text);
 	const said = serviceError?.message ?? snippet(text);
 
+	if (context.toStorage === true && status >= 400 && status <= 499 && status !== 404 && status !== 429) {
+		const expired = status === 401 || status === 403;
+		const storageSaid = said ? ` ${who} said: ${said}` : '';
+		return {
+			status,
+			code: expired ? 'storage_unauthorized' : 'storage_rejected',
+			retryable,
+			message: `${who} refused the file (${status} ${STATUS_TEXT[status] ?? 'Error'})`,
+			description: expired
+				? `The storage URL the service handed out was not accepted (it may have expired). Run the item again; the credential is not the cause, as the file goes to storage without it.${storageSaid}`
+				: `The file was not stored. Run the item again: the storage URL the service handed out may have expired, and the item asks for a new one when it runs again. The credential is not the cause, as the file goes to storage without it.${storageSaid}`,
+		};
+	}
 	if (status === 400) {
 		const details = serviceError?.details ?? [];
 		return {
@@ -81,15 +100,6 @@ export function describeHttpFailure(status: number, text: string, context: Answe
 			description: details.length
 				? details.map(formatDetail).join('\n')
 				: 'Check the image and the options of this item.',
-		};
-	}
-	if (status === 401 && context.toStorage === true) {
-		return {
-			status,
-			code: 'storage_unauthorized',
-			retryable,
-			message: `${who} refused the file (401 Unauthorized)`,
-			description: `The storage URL the service handed out was not accepted (it may have expired). Run the item again; the credential is not the cause, as the file goes to storage without it.${said ? ` ${who} said: ${said}` : ''}`,
 		};
 	}
 	if (status === 401) {
@@ -144,6 +154,8 @@ export function describeHttpFailure(status: number, text: string, context: Answe
 	};
 }
 
+const NOT_THE_CREDENTIAL = 'the credential is not the cause, as the file goes to storage without it.';
+
 /** A request that got no HTTP answer: connection refused or reset, time-out, DNS. */
 export function describeNetworkFailure(
 	error: unknown,
@@ -164,7 +176,9 @@ export function describeNetworkFailure(
 			code: 'timeout',
 			retryable: true,
 			message: `${storage ? 'The storage' : 'The service'} did not answer within ${context.timeoutMs} ms`,
-			description: 'Raise the "Timeout" option for large images, or try again later.',
+			description: storage
+				? `Raise the "Timeout" option for large images, or run the item again later; ${NOT_THE_CREDENTIAL}`
+				: 'Raise the "Timeout" option for large images, or try again later.',
 		};
 	}
 	if (reset || /socket hang up|reset|other side closed|aborted/i.test(text)) {
@@ -172,7 +186,7 @@ export function describeNetworkFailure(
 			code: 'connection_reset',
 			retryable: true,
 			message: `The connection to ${who} was reset before it answered`,
-			description: `The connection to ${context.host} was dropped${code ? ` (${code})` : ''}. This is usually temporary.`,
+			description: `The connection to ${context.host} was dropped${code ? ` (${code})` : ''}. This is usually temporary${storage ? `; ${NOT_THE_CREDENTIAL}` : '.'}`,
 		};
 	}
 	if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH') {
@@ -196,11 +210,13 @@ export function describeNetworkFailure(
 /**
  * A 3xx answer. No call follows a redirect (n8n would, and would take the API key along to
  * another host, and turn a POST or a PUT answered 303 into a GET): a redirect of the service
- * means its Base URL is not the address it answers at; one of the storage means the file was not
- * stored. Names where it pointed by its origin only: a Location's path and query may carry the
- * key (a query-mode request's query kept) or a signature.
+ * means its Base URL is not the address it answers at, or that something between n8n and the
+ * service redirects; one of the storage means the file was not stored. Names where it pointed by
+ * its origin and path only: a Location's query may carry the key (a query-mode request's query
+ * kept) or a signature. A 304 is no redirect: it answers a conditional request, which no call sends.
  */
 export function describeRedirect(status: number, location: unknown, context: { host: string; toStorage: boolean }): Failure {
+	if (status === 304) return describeNotModified(context.toStorage);
 	const name = STATUS_TEXT[status] ?? 'Redirect';
 	const said = typeof location === 'string' && location.trim() !== '';
 	const target = said ? redirectTarget(location, context.host) : undefined;
@@ -208,9 +224,9 @@ export function describeRedirect(status: number, location: unknown, context: { h
 		? 'without saying where to'
 		: target === undefined
 			? 'to something that is not a web address'
-			: target.sameOrigin
-				? `to another address on ${target.origin}`
-				: `to ${target.origin}`;
+			: target.to.origin === target.from.origin
+				? `to another address on ${target.to.origin}`
+				: `to ${target.to.origin}`;
 	if (context.toStorage) {
 		return {
 			status,
@@ -221,27 +237,65 @@ export function describeRedirect(status: number, location: unknown, context: { h
 				'The file was not stored: the node does not follow a redirect of the storage (after a 303 the upload would become a download). Run the item again; the credential is not the cause. If it keeps happening, the storage URLs the service hands out do not take uploads: ask its operator.',
 		};
 	}
-	const check =
-		target?.sameOrigin === true
-			? 'Check the Base URL in the "Image Inference API" credential: it is the service’s address without /predict or /projects (for example https://api.epigos.ai).'
-			: 'Set the Base URL in the "Image Inference API" credential to the address the service answers at (such as https:// instead of http://).';
 	return {
 		status,
 		code: 'redirect',
 		retryable: false,
 		message: `The service answered with a redirect (${status} ${name}) ${where}`,
-		description: `The node does not follow redirects, so the API key goes nowhere but the Base URL (${context.host}). ${check}`,
+		description: `The node does not follow redirects, so the API key goes nowhere but the Base URL (${context.host}). ${redirectAdvice(target)}`,
 	};
 }
 
+const CREDENTIAL_BASE_URL = 'the Base URL in the "Image Inference API" credential';
+
+/** What to do about a redirect of the service, by where it pointed. */
+function redirectAdvice(target: { from: URL; to: URL } | undefined): string {
+	if (target === undefined) {
+		return `Check that ${CREDENTIAL_BASE_URL} is the service’s address (for example https://api.epigos.ai).`;
+	}
+	const { from, to } = target;
+	if (from.protocol === 'https:' && to.protocol === 'http:') {
+		return `The service pointed from https:// to plain http://, where the key would travel unencrypted: keep ${CREDENTIAL_BASE_URL} at https:// and ask the service’s operator why it redirects to http://.`;
+	}
+	if (to.origin === from.origin) {
+		return `Check the path of ${CREDENTIAL_BASE_URL}: the service pointed to ${to.pathname}; the Base URL is the service’s address without /predict or /projects (for example https://api.epigos.ai).`;
+	}
+	// Another origin on the same host name and default ports (URL leaves a scheme's default port
+	// out) differs by its scheme only, and is not http://: it is https:// instead of http://.
+	if (to.hostname === from.hostname && from.port === '' && to.port === '') {
+		return `The service answers at https:// only: use https://${from.host}${from.pathname.replace(/\/+$/, '')} as ${CREDENTIAL_BASE_URL}.`;
+	}
+	return `Set ${CREDENTIAL_BASE_URL} to ${to.origin} only if ${to.origin} is the service’s own address; a login page or proxy there means something between n8n and the service redirects (ask whoever runs your network). The key was not sent there.`;
+}
+
 /** Where a Location points, resolved against the address asked; undefined when it is not a web address. */
-function redirectTarget(location: string, asked: string): { origin: string; sameOrigin: boolean } | undefined {
+function redirectTarget(location: string, asked: string): { from: URL; to: URL } | undefined {
 	// a Location that parses against the address asked means that address parses too
 	if (!URL.canParse(location, asked)) return undefined;
-	const from = new URL(asked);
 	const to = new URL(location, asked);
 	if (to.protocol !== 'http:' && to.protocol !== 'https:') return undefined;
-	return { origin: to.origin, sameOrigin: to.origin === from.origin };
+	return { from: new URL(asked), to };
+}
+
+/** A 304 Not Modified: an answer to a conditional request, which the node never sends. */
+function describeNotModified(toStorage: boolean): Failure {
+	if (toStorage) {
+		return {
+			status: 304,
+			code: 'storage_not_modified',
+			retryable: false,
+			message: 'The storage answered 304 Not Modified',
+			description:
+				'A 304 answers a conditional request, which the node does not send, so the upload cannot be taken as done. Run the item again; the credential is not the cause.',
+		};
+	}
+	return {
+		status: 304,
+		code: 'not_modified',
+		retryable: false,
+		message: 'The service answered 304 Not Modified, without a result',
+		description: `A 304 answers a conditional request, which the node does not send: something between n8n and the service (a cache or proxy) may have answered in its place. Check that ${CREDENTIAL_BASE_URL} is the service’s address (for example https://api.epigos.ai).`,
+	};
 }
 
 /** The 200 answer could not be used: not JSON, or not the documented shape. */

@@ -175,6 +175,12 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		return { ok: false, failure: describeInvalidResponse('n8n handed it over as chunks that cannot be stopped at the Timeout') };
 	}
 	const status = response.statusCode;
+	if (status >= 300 && status <= 399) {
+		// Decided by the status and the headers: the body is not waited for (it may never end), and
+		// destroying the stream lets the connection go.
+		stream.destroy();
+		return { ok: false, failure: describeRedirect(status, response.headers?.location, { host: call.host, toStorage }) };
+	}
 	const ok = status >= 200 && status <= 299;
 	// A success was answered after the whole body was sent: the picture is decoded into its bytes.
 	const answer = call.readsPicture ? new AnswerReader(Number(response.headers?.['content-length']) || undefined, ok ? body : undefined) : new TextReader();
@@ -188,9 +194,6 @@ async function attemptOnce<TSchema extends z.ZodTypeAny>(
 		});
 	} catch (error) {
 		return networkFailure(error);
-	}
-	if (status >= 300 && status <= 399) {
-		return { ok: false, failure: describeRedirect(status, response.headers?.location, { host: call.host, toStorage }) };
 	}
 	if (!ok) {
 		return {
