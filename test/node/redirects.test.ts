@@ -109,6 +109,7 @@ describe('no call follows a redirect', () => {
 	it('a redirect whose body stalls is reported once its status and headers are in, not waited for and not retried', async () => {
 		server().addFault({
 			match: { kind: 'detect' },
+			times: 1,
 			action: { type: 'status', status: 307, headers: { location: elsewhere('header') }, body: '<html><body>Moved</body></html>', inTwoPiecesMs: 2500 },
 		});
 		const started = Date.now();
@@ -118,6 +119,13 @@ describe('no call follows a redirect', () => {
 		expect(failure.message).toBe(`The service answered with a redirect (307 Temporary Redirect) to ${other.origin}`);
 		expect(server().requests).toHaveLength(1);
 		expect(other.heard).toEqual([]);
+		// the redirect's connection is let go, not left open until its body's second piece (2500 ms)
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		await run(detectParameters(server()), [carItem()]);
+		expect(server().requests.map((request) => [request.status, request.openOnArrival])).toEqual([
+			[307, 1],
+			[200, 1],
+		]);
 	});
 
 	it('the 2xx and 4xx next to the 3xx are not redirects', async () => {

@@ -310,8 +310,10 @@ describe('Upload to Project', () => {
 		it('a storage that refuses the file: nothing was added', async () => {
 			server().addFault({ match: { call: 'storage' }, action: { type: 'status', status: 403, body: '<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>' } });
 			const failure = await failureOf(run(parameters(), [photo(CAR, 'car.jpg')]));
-			expect(failure.message).toBe('The image could not be put into the project’s storage: The storage rejected the request (403 Forbidden)');
-			expect(failure.description).toMatch(/^Nothing was added to the project for this image \(batch \S+ exists, empty unless other images went into it\); running the item again uploads it\. The storage said: <Error>/);
+			expect(failure.message).toBe('The image could not be put into the project’s storage: The storage refused the file (403 Forbidden)');
+			expect(failure.description).toMatch(
+				/^Nothing was added to the project for this image \(batch \S+ exists, empty unless other images went into it\); running the item again uploads it\. The storage URL the service handed out was not accepted \(it may have expired\)\. Run the item again; the credential is not the cause, as the file goes to storage without it\. The storage said: <Error>/,
+			);
 			expect(calls().some((call) => call.endsWith('/datasets/records/'))).toBe(false);
 		});
 	});

@@ -385,6 +385,7 @@ describe('a redirect of the service', () => {
 		['http://api.epigos.ai', 'https://api.epigos.ai/predict/detect/m/', 'https://api.epigos.ai', 'https://api.epigos.ai'],
 		['http://vision.example.com/v1/', 'https://vision.example.com/v1/predict/detect/m/', 'https://vision.example.com/v1', 'https://vision.example.com'],
 		['http://vision.example.com:80/v1', 'https://vision.example.com:443/v1/predict/detect/m/', 'https://vision.example.com/v1', 'https://vision.example.com'],
+		['http://vision.example.com/v1//', 'https://vision.example.com/v1/predict/detect/m/', 'https://vision.example.com/v1', 'https://vision.example.com'],
 	])('http to https on the same host and default ports (%s to %s) says to use %s', (baseUrl, location, upgraded, origin) => {
 		expect(describeRedirect(301, location, { host: baseUrl, toStorage: false })).toEqual({
 			status: 301,
