@@ -75,6 +75,7 @@ export function describeHttpFailure(status: number, text: string, context: Answe
 	const retryable = RETRYABLE_STATUSES.has(status);
 	const serviceError = parseErrorBody(text);
 	const said = serviceError?.message ?? snippet(text);
+	const name = STATUS_TEXT[status] ?? (status >= 500 ? 'Server Error' : 'Error');
 
 	if (context.toStorage === true && status >= 400 && status <= 499 && status !== 404 && status !== 429) {
 		const expired = status === 401 || status === 403;
@@ -83,7 +84,7 @@ export function describeHttpFailure(status: number, text: string, context: Answe
 			status,
 			code: expired ? 'storage_unauthorized' : 'storage_rejected',
 			retryable,
-			message: `${who} refused the file (${status} ${STATUS_TEXT[status] ?? 'Error'})`,
+			message: `${who} refused the file (${status} ${name})`,
 			description: expired
 				? `The storage URL the service handed out was not accepted (it may have expired). Run the item again; the credential is not the cause, as the file goes to storage without it.${storageSaid}`
 				: `The file was not stored. Run the item again: the storage URL the service handed out may have expired, and the item asks for a new one when it runs again. The credential is not the cause, as the file goes to storage without it.${storageSaid}`,
@@ -129,7 +130,6 @@ export function describeHttpFailure(status: number, text: string, context: Answe
 			description: notFound.description + (said ? ` ${who} said: ${said}` : ''),
 		};
 	}
-	const name = STATUS_TEXT[status] ?? (status >= 500 ? 'Server Error' : 'Error');
 	const description = said ? `${who} said: ${said}` : `${who} gave no reason.`;
 	if (status === 429) {
 		return {
@@ -212,8 +212,9 @@ export function describeNetworkFailure(
  * another host, and turn a POST or a PUT answered 303 into a GET): a redirect of the service
  * means its Base URL is not the address it answers at, or that something between n8n and the
  * service redirects; one of the storage means the file was not stored. Names where it pointed by
- * its origin and path only: a Location's query may carry the key (a query-mode request's query
- * kept) or a signature. A 304 is no redirect: it answers a conditional request, which no call sends.
+ * its origin only (and a path on the Base URL's own origin): a Location's query may carry the key
+ * (a query-mode request's query kept) or a signature. A 304 is no redirect: it answers a
+ * conditional request, which no call sends.
  */
 export function describeRedirect(status: number, location: unknown, context: { host: string; toStorage: boolean }): Failure {
 	if (status === 304) return describeNotModified(context.toStorage);
