@@ -106,6 +106,13 @@ describe('no call follows a redirect', () => {
 		expect(failure.description).toBe(describeElsewhere(server().url, 'http://***.example.com'));
 	});
 
+	it('a path on the service’s origin that carries the key is named without it', async () => {
+		server().addFault({ match: { kind: 'detect' }, times: 1, action: redirectTo(`/keys/${KEY}/predict/?api-key=${KEY}`, 308) });
+		const failure = await failureOf(run(detectParameters(server()), [carItem()], { credentials: { sendAs: 'query' } }));
+		expect(failure.description).toContain('the service pointed to /keys/***/predict/;');
+		expect(JSON.stringify(failure).toLowerCase()).not.toContain(KEY.toLowerCase());
+	});
+
 	it('a redirect whose body stalls is reported once its status and headers are in, not waited for and not retried', async () => {
 		server().addFault({
 			match: { kind: 'detect' },
