@@ -91,7 +91,7 @@ describe('Upload to Project at its edges', () => {
 		it('the wrong kind of project, and a project of an unknown type, name the item', async () => {
 			server().addFault({ match: { call: 'project' }, times: 1, action: { type: 'status', status: 200, body: { projectType: 'segmentation' } } });
 			const unknown = await run(parameters(), [photo(CAR, 'car.jpg'), photo(DOG, 'dog.jpg')], { continueOnFail: true });
-			expect(failureIn(unknown.items[1])).toMatchObject({ description: 'Upload to Project takes object detection and classification projects.', code: 'invalid_parameter' });
+			expect(failureIn(unknown.items[1])).toMatchObject({ description: 'Nothing was added to any project for this image. Upload to Project takes object detection and classification projects.', code: 'invalid_parameter' });
 			expect(unknown.items[1].pairedItem).toEqual({ item: 1 });
 			const wrong = await run(parameters({ project: { mode: 'id', value: CLASSIFICATION } }), [photo(CAR, 'car.jpg'), photo(DOG, 'dog.jpg')], { continueOnFail: true });
 			expect(failureIn(wrong.items[1])).toMatchObject({
@@ -205,22 +205,29 @@ describe('Upload to Project at its edges', () => {
 	});
 
 	describe('failures of the later calls', () => {
-		it('a failed labels call: the record and its batch are named, one annotation said as one', async () => {
+		it('a failed labels call fails the item before anything is created for it', async () => {
+			const before = records().length;
 			server().addFault({ match: { call: 'labels' }, times: 1, action: { type: 'status', status: 400, body: { type: 'error', code: 'bad_request', status: 400, message: 'name too long', details: [] } } });
 			const { items } = await run(parameters(), [photo(CAR, 'car.jpg')], { continueOnFail: true });
-			const record = records().at(-1)!;
 			expect(failureIn(items[0])).toMatchObject({
-				message: `Record ${record.id} was created in batch ${record.batchId} without its 1 annotation: the labels could not be created: The service rejected the request (400 Bad Request): name too long`,
+				message: 'The labels could not be created: The service rejected the request (400 Bad Request): name too long',
 				status: 400,
 			});
-			expect(failureIn(items[0])!.description).toMatch(/^Add them in the dashboard, or delete record \S+ there before running the item again: a rerun creates a second record\. /);
+			expect(failureIn(items[0])!.description).toMatch(/^Nothing was added to the project for this image \(a label the call made, if any, keeps its id when the item runs again\); running the item again uploads it\. /);
+			expect(records()).toHaveLength(before);
+			expect(server().storage.requests).toEqual([]);
 		});
 
 		it('a label the labels answer leaves out fails its item with what to do', async () => {
 			server().addFault({ match: { call: 'labels' }, times: 1, action: { type: 'status', status: 201, body: [] } });
+			const before = records().length;
 			const { items } = await run(parameters(), [photo(CAR, 'car.jpg')], { continueOnFail: true });
-			expect(failureIn(items[0])!.description).toBe(`Add them in the dashboard, or delete record ${records().at(-1)!.id} there before running the item again: a rerun creates a second record.`);
+			expect(failureIn(items[0])).toMatchObject({
+				message: 'The service did not return an id for the label "car"',
+				description: 'Nothing was added to the project for this image (a label the call made, if any, keeps its id when the item runs again); running the item again uploads it.',
+			});
 			expect(items[0].pairedItem).toEqual({ item: 0 });
+			expect(records()).toHaveLength(before);
 		});
 
 		it('a project gone between calls: the record call’s 404 names the project', async () => {
@@ -251,7 +258,7 @@ describe('Upload to Project at its edges', () => {
 					status: 400,
 					httpCode: '400',
 					code: 'bad_request',
-					description: 'Check the image and the options of this item.',
+					description: 'Nothing was added to the project for this image; running the item again uploads it. Check the image and the options of this item.',
 				});
 			}
 			expect(calls().filter((call) => call.endsWith('/batches/'))).toHaveLength(1);

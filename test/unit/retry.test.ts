@@ -1,6 +1,6 @@
 import * as n8nWorkflow from 'n8n-workflow';
 
-import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS, backoffDelay, parseRetryAfter, sleepUnlessCancelled } from '../../nodes/ImageInference/transport/retry';
+import { BASE_BACKOFF_MS, MAX_BACKOFF_MS, MAX_RETRY_AFTER_MS, backoffDelay, parseRetryAfter, sleepUnlessCancelled, surelyNotDone } from '../../nodes/ImageInference/transport/retry';
 
 describe('backoff', () => {
 	it('grows exponentially with jitter between half and the full step, capped', () => {
@@ -80,5 +80,39 @@ describe('sleepUnlessCancelled', () => {
 		await sleepUnlessCancelled(250, undefined);
 		expect(slices.length).toBeGreaterThanOrEqual(3);
 		expect(slices.every((ms) => ms <= 100)).toBe(true);
+	});
+});
+
+describe('what surely left nothing done (a call that creates something is sent again only then)', () => {
+	it.each([
+		[307, true],
+		[308, true],
+		[400, true],
+		[401, true],
+		[404, true],
+		[429, true],
+		[499, true],
+		[503, true],
+		[303, false],
+		[399, false],
+		[500, false],
+		[502, false],
+		[504, false],
+		[599, false],
+		[200, false],
+	])('an answer with status %i: %s', (status, nothingDone) => {
+		expect(surelyNotDone({ status, code: 'connection_refused' })).toBe(nothingDone);
+	});
+
+	it.each([
+		['connection_refused', true],
+		['host_unreachable', true],
+		['timeout', false],
+		['connection_reset', false],
+		['invalid_response', false],
+		['request_failed', false],
+		[undefined, false],
+	])('no answer, %s: %s', (code, nothingDone) => {
+		expect(surelyNotDone({ code })).toBe(nothingDone);
 	});
 });

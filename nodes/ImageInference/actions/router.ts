@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { normalizeBaseUrl } from '../contract';
@@ -113,11 +113,17 @@ async function runItems(
 			outputsByImage[task.plan.itemIndex][task.output] = itemFailed(error, task.plan.itemIndex);
 		}
 	};
-	await runStoppingAtFirstFailure(tasks, concurrency.value, signal, async (task) => {
-		await imageStep(task, async () => {
-			task.makeOutputItems = await operation.execute.call(this, task.plan, context);
+	try {
+		await runStoppingAtFirstFailure(tasks, concurrency.value, signal, async (task) => {
+			await imageStep(task, async () => {
+				task.makeOutputItems = await operation.execute.call(this, task.plan, context);
+			});
 		});
-	});
+	} catch (error) {
+		// itemFailed threw it, as an n8n error, once every image in flight had settled
+		operation.whenStopped?.call(this, error as NodeApiError | NodeOperationError, context);
+		throw error;
+	}
 	if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
 	// every image answered: their output items are made in input order (MakeOutputItems says why)
 	for (const task of tasks) {

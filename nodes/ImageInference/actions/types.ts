@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { DatabaseFileReadAhead } from '../input/databaseReadAhead';
 import type { ImageInput, ImageSource, SkippedFile } from '../input/imageInput';
@@ -43,6 +43,8 @@ export interface Operation<TFields> {
 	checkImage?(this: IExecuteFunctions, plan: ImagePlan<TFields>, imagesOfItem: number): Promise<void>;
 	/** Called once all images are checked, before the first request: what the execution's calls share. */
 	startExecution?(this: IExecuteFunctions, plans: Array<ImagePlan<TFields>>, context: ExecutionContext): void;
+	/** Called when a failed image stops the execution (On Error "Stop Workflow"), with the error the node throws: it may add to it. */
+	whenStopped?(this: IExecuteFunctions, error: NodeApiError | NodeOperationError, context: ExecutionContext): void;
 	/** Sends one image's requests and reads the answers; gives how the image's output items are made. */
 	execute(this: IExecuteFunctions, plan: ImagePlan<TFields>, context: ExecutionContext): Promise<MakeOutputItems>;
 }

@@ -258,7 +258,7 @@ export const FILE_HEAD_BYTES = 256 * 1024;
  * streamed and only its head read, so a batch of large photos is not read whole just to be
  * checked; a file held in memory (n8n's default mode in 1.x) is already there.
  */
-async function readFileHead(this: IExecuteFunctions, itemIndex: number, field: string): Promise<Buffer> {
+export async function readFileHead(this: IExecuteFunctions, itemIndex: number, field: string): Promise<Buffer> {
 	const binary = this.getInputData()[itemIndex].binary![field];
 	if (!binary.id) return await this.helpers.getBinaryDataBuffer(itemIndex, field);
 	const stream = await this.helpers.getBinaryStream(binary.id, FILE_HEAD_BYTES);

@@ -14,7 +14,7 @@ import {
 } from './errors';
 import type { AnswerPicture, ReadAnswer } from './answerReader';
 import { AnswerReader } from './answerReader';
-import { backoffDelay, parseRetryAfter, sleepUnlessCancelled } from './retry';
+import { backoffDelay, parseRetryAfter, sleepUnlessCancelled, surelyNotDone } from './retry';
 
 export const CREDENTIAL_TYPE = 'imageInferenceApi';
 
@@ -99,6 +99,21 @@ export interface ServiceCall<TSchema extends z.ZodTypeAny> extends CallSettings 
 	answeredBy: AnsweredBy;
 	/** Whether the answer may carry an annotated picture to decode as it streams (predictions). */
 	readsPicture?: boolean;
+	/**
+	 * False for a call that creates something each time it is done (a batch, a record,
+	 * annotations): it is sent again only after a failure that surely did nothing (retry.ts
+	 * surelyNotDone), and an error after which it may have been done says so (mayHaveBeenDone).
+	 */
+	idempotent?: boolean;
+}
+
+/** What a call that is not idempotent says when its answer was lost and the service may have done it. */
+export const MAY_HAVE_BEEN_DONE =
+	'The service may have done it before the answer was lost, so it was not sent again (a second call would make a second one).';
+
+/** Whether a call's error leaves open that the service did it (a call with `idempotent: false` only). */
+export function mayHaveBeenDone(error: unknown): boolean {
+	return (error as { errorResponse?: { mayHaveBeenDone?: unknown } } | undefined)?.errorResponse?.mayHaveBeenDone === true;
 }
 
 /**
@@ -116,10 +131,15 @@ export async function requestServiceCall<TSchema extends z.ZodTypeAny>(
 		throwIfCancelled.call(this, signal, call.itemIndex);
 		const outcome = await attemptOnce.call(this, call, signal);
 		if (outcome.ok) return { value: outcome.value, attempts, picture: outcome.picture };
-		if (!outcome.failure.retryable || attempts >= maxAttempts) {
-			throw toNodeApiError(this.getNode(), outcome.failure, { itemIndex: call.itemIndex, attempts, redact: call.redact });
+		const { failure } = outcome;
+		const maybeDone = call.idempotent === false && !surelyNotDone(failure);
+		if (maybeDone || !failure.retryable || attempts >= maxAttempts) {
+			const shown = maybeDone ? { ...failure, description: `${MAY_HAVE_BEEN_DONE} ${failure.description}` } : failure;
+			const error = toNodeApiError(this.getNode(), shown, { itemIndex: call.itemIndex, attempts, redact: call.redact });
+			if (maybeDone) (error.errorResponse as { mayHaveBeenDone?: boolean }).mayHaveBeenDone = true;
+			throw error;
 		}
-		await sleepUnlessCancelled(backoffDelay(attempts, outcome.failure.retryAfterMs), signal);
+		await sleepUnlessCancelled(backoffDelay(attempts, failure.retryAfterMs), signal);
 	}
 }
 

@@ -1,5 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
+import type { Failure } from './errors';
+
 export const BASE_BACKOFF_MS = 250;
 export const MAX_BACKOFF_MS = 10_000;
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -37,4 +39,18 @@ export async function sleepUnlessCancelled(ms: number, signal: AbortSignal | und
 	for (let left = ms; left > 0 && !signal?.aborted; left = until - Date.now()) {
 		await sleep(Math.min(left, WAIT_SLICE_MS));
 	}
+}
+
+/**
+ * Whether a failed attempt surely left nothing done, so a call that creates something may be sent
+ * again. The service refused it (4xx, 429 included: RFC 9110 §15.5 — the client's request was not
+ * acted on), redirected it elsewhere to be sent again (307, 308; a 303 answers a POST that was
+ * done), or said it could not take it (503, §15.6.4); or no connection was made (refused, host not
+ * found). A time-out, a dropped connection, a 500, a gateway's 502 or 504, or a 2xx answer that
+ * could not be read may each come after the work was done.
+ */
+export function surelyNotDone(failure: Pick<Failure, 'status' | 'code'>): boolean {
+	const { status, code } = failure;
+	if (status !== undefined) return status === 307 || status === 308 || status === 503 || (status >= 400 && status <= 499);
+	return code === 'connection_refused' || code === 'host_unreachable';
 }

@@ -6,7 +6,8 @@ import { asNodeError } from '../../output/failureItem';
 import type { ProjectType } from '../../projectContract';
 import { PROJECT_TYPES, createdAnswerSchema, labelsAnswerSchema, projectAnswerSchema, projectPaths } from '../../projectContract';
 import type { CallSettings } from '../../transport';
-import { requestServiceCall } from '../../transport';
+import { mayHaveBeenDone, requestServiceCall } from '../../transport';
+import { UploadLedger } from './ledger';
 
 /**
  * What one execution asks of each project once, whichever item asks first and however many ask at
@@ -18,6 +19,8 @@ export class ProjectSession {
 	private readonly projects = new Map<string, Promise<ProjectType>>();
 	private readonly batches = new Map<string, Promise<string>>();
 	private readonly labels = new Map<string, Promise<Map<string, string>>>();
+	/** What the execution's uploads put into the projects. */
+	readonly ledger = new UploadLedger();
 
 	/**
 	 * @param labelsNeeded every label name the execution's items give, per project, in first-seen order
@@ -51,20 +54,31 @@ export class ProjectSession {
 
 	async batchId(projectId: string, name: string, call: CallSettings): Promise<string> {
 		return await once(this.context, this.batches, JSON.stringify([projectId, name]), call.itemIndex, async () => {
-			const { value } = await requestServiceCall.call(this.context, {
-				...call,
-				method: 'POST',
-				url: projectPaths.batches(projectId),
-				body: async () => Buffer.from(JSON.stringify({ name })),
-				resultSchema: createdAnswerSchema,
-				host: this.serviceUrl,
-				answeredBy: projectNotFound(projectId),
-			});
-			return value.id;
+			try {
+				const { value } = await requestServiceCall.call(this.context, {
+					...call,
+					method: 'POST',
+					url: projectPaths.batches(projectId),
+					body: async () => Buffer.from(JSON.stringify({ name })),
+					resultSchema: createdAnswerSchema,
+					host: this.serviceUrl,
+					answeredBy: projectNotFound(projectId),
+					idempotent: false,
+				});
+				this.ledger.batch(projectId, name, value.id);
+				return value.id;
+			} catch (error) {
+				if (mayHaveBeenDone(error)) this.ledger.batch(projectId, name);
+				throw error;
+			}
 		});
 	}
 
-	/** The ids of the project's labels this execution names, created (or found, for names the project has) in one call. */
+	/**
+	 * The ids of the project's labels this execution names, created (or found, for names the project
+	 * has) in one call. Sent again after a lost answer: a name the project has keeps its id (the SDK
+	 * relies on it, creating the labels it names on every upload), so a second call adds nothing.
+	 */
 	async labelIds(projectId: string, call: CallSettings): Promise<Map<string, string>> {
 		return await once(this.context, this.labels, projectId, call.itemIndex, async () => {
 			// startExecution listed every project of the execution's images

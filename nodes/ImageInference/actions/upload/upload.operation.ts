@@ -1,8 +1,8 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ImageInput, ImageSource } from '../../input/imageInput';
-import { EDIT_IMAGE_TO_JPEG, resolveImage } from '../../input/imageInput';
+import { EDIT_IMAGE_TO_JPEG, FILE_HEAD_BYTES, databaseStoreField, readFileHead, resolveImage } from '../../input/imageInput';
 import { ImageRefusedError } from '../../input/imageRefused';
 import type { ImageSize } from '../../input/imageSize';
 import { readImageSize } from '../../input/imageSize';
@@ -15,10 +15,11 @@ import { readOptionalBoolean, readOptions, readText } from '../../parameters/rea
 import type { RecordRequest, UploadContentType } from '../../projectContract';
 import { UPLOAD_CONTENT_TYPES, annotationsAnswerSchema, createdAnswerSchema, projectPaths, uploadAnswerSchema } from '../../projectContract';
 import type { CallSettings } from '../../transport';
-import { requestServiceCall } from '../../transport';
+import { mayHaveBeenDone, requestServiceCall } from '../../transport';
 import type { ExecutionContext, ImagePlan, MakeOutputItems, Operation } from '../types';
 import type { LabelledAnnotation, WantedAnnotations } from './annotations';
 import { annotationsFor, readAnnotations, refusalFor } from './annotations';
+import type { RecordState } from './ledger';
 import { ProjectSession, projectNotFound } from './projectSession';
 import { description } from './upload.description';
 
@@ -28,11 +29,11 @@ export interface UploadFields {
 	annotations: WantedAnnotations;
 }
 
-/** A checked file: its bytes as uploaded, its type and its stored pixel size. */
+/** A checked file (or its head): its bytes, its type and its stored pixel size (when its header gave it). */
 interface UploadFile {
 	bytes: Buffer;
 	contentType: UploadContentType;
-	size: ImageSize;
+	size?: ImageSize;
 }
 
 const sessions = new WeakMap<ExecutionContext, ProjectSession>();
@@ -57,17 +58,24 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 	return { projectId, batchName, annotations: readAnnotations.call(this, itemIndex) };
 }
 
-/** Each image is checked before any request: JPEG or PNG, its size known, and every box inside it. */
+/**
+ * Each image is checked before any request: JPEG or PNG, its size known, and every box inside it.
+ * Only the file's head is read here (streamed from n8n's store); a file in the database store,
+ * which reads whole whatever part is asked for, is checked once its bytes are read to be sent.
+ */
 export async function checkImage(this: IExecuteFunctions, plan: Pick<ImagePlan<UploadFields>, 'itemIndex' | 'image' | 'fields'>, imagesOfItem: number): Promise<void> {
+	const { itemIndex, image } = plan;
 	if (plan.fields.annotations.source === 'detections' && imagesOfItem > 1) {
 		throw new NodeOperationError(this.getNode(), `Annotations From Detections takes one image per item: this item gives ${imagesOfItem}`, {
-			itemIndex: plan.itemIndex,
+			itemIndex,
 			description:
 				'An item’s detections belong to one image. Upload right after Detect Objects (it gives one item per image), set Input Binary Field to one field, or set Annotations to None.',
 		});
 	}
-	const file = await readUploadFile.call(this, plan.itemIndex, plan.image);
-	annotationsFor(plan.fields.annotations, file.size, itemFailure(this, plan.itemIndex));
+	if (image.source !== 'binary' || databaseStoreField.call(this, itemIndex, image) !== undefined) return;
+	const head = await readFileHead.call(this, itemIndex, image.field);
+	const { size } = checkUploadFile.call(this, itemIndex, image, head, head.length < FILE_HEAD_BYTES);
+	if (size) annotationsFor(plan.fields.annotations, size, itemFailure(this, itemIndex));
 }
 
 /** One labels call per project and execution: it gets every name the execution's items give for that project. */
@@ -82,10 +90,18 @@ export function startExecution(this: IExecuteFunctions, plans: Array<ImagePlan<U
 	sessions.set(context, new ProjectSession(this, context.serviceUrl, labelsNeeded));
 }
 
+/** The execution stops at a failed image (On Error "Stop Workflow"): its error says what the execution added. */
+export function whenStopped(this: IExecuteFunctions, error: NodeApiError | NodeOperationError, context: ExecutionContext): void {
+	const note = sessions.get(context)!.ledger.describe();
+	error.description = [error.description, note].filter(Boolean).join(' ');
+}
+
 /**
- * The SDK's calls for one image: the project's type (once), the batch (once per name), where to
- * put the file, the file itself (to storage, without the key), its record, the labels (once) and
- * its annotations. What exists when a later call fails is said in the item's error.
+ * The SDK's calls for one image: the project's type (once), the labels (once, before anything is
+ * created for any image), the batch (once per name), where to put the file, the file itself (to
+ * storage, without the key), its record and its annotations. What exists when a call fails is
+ * said in the item's error; a call that creates something is not sent again when it may have
+ * been done, and its error says it may have been.
  */
 export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFields>, context: ExecutionContext): Promise<MakeOutputItems> {
 	const session = sessions.get(context)!;
@@ -94,24 +110,38 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 	const call: CallSettings = { itemIndex, settings: plan.settings, redact: context.redact };
 	const service = { host: context.serviceUrl, answeredBy: projectNotFound(projectId) };
 
-	const file = await readUploadFile.call(this, itemIndex, plan.image);
-	const annotations = annotationsFor(fields.annotations, file.size, itemFailure(this, itemIndex));
-	const projectType = await session.projectType(projectId, call);
+	const bytes = await readWholeFile.call(this, plan, context);
+	const file = checkUploadFile.call(this, itemIndex, plan.image, bytes, true);
+	const size = file.size!;
+	const annotations = annotationsFor(fields.annotations, size, itemFailure(this, itemIndex));
+	const projectType = await explained(this, itemIndex, session.projectType(projectId, call), { whatExists: 'Nothing was added to any project for this image.' });
 	const refusal = refusalFor(fields.annotations, projectType, projectId);
 	if (refusal) throw new NodeOperationError(this.getNode(), refusal.message, { itemIndex, description: refusal.description });
-	const batchId = await session.batchId(projectId, fields.batchName, call);
-
-	const name = uploadName(plan.image.fileName, file.contentType);
-	const { value: place } = await requestServiceCall.call(this, {
-		...call,
-		...service,
-		method: 'POST',
-		url: projectPaths.upload(),
-		body: async () => Buffer.from(JSON.stringify({ name, content_type: file.contentType })),
-		resultSchema: uploadAnswerSchema,
+	const labelIds = annotations.length > 0 ? await resolveLabels.call(this, session, projectId, annotations, call) : undefined;
+	const batchId = await explained(this, itemIndex, session.batchId(projectId, fields.batchName, call), {
+		whatExists: 'Nothing was added to the project for this image; running the item again uploads it.',
+		ifMaybeDone: {
+			failed: `Batch "${fields.batchName}" may have been created in project ${projectId}, but its answer was lost`,
+			whatExists: 'No image was put in it. Running the item again creates another batch: delete the empty one in the dashboard if it is there.',
+		},
 	});
+
 	const nothingCreated = `Nothing was added to the project for this image${batchIdNote(batchId)}; running the item again uploads it.`;
-	await halfway(
+	const name = uploadName(plan.image.fileName, file.contentType);
+	const { value: place } = await explained(
+		this,
+		itemIndex,
+		requestServiceCall.call(this, {
+			...call,
+			...service,
+			method: 'POST',
+			url: projectPaths.upload(),
+			body: async () => Buffer.from(JSON.stringify({ name, content_type: file.contentType })),
+			resultSchema: uploadAnswerSchema,
+		}),
+		{ whatExists: nothingCreated },
+	);
+	await explained(
 		this,
 		itemIndex,
 		requestServiceCall.call(this, {
@@ -124,19 +154,19 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 			host: new URL(place.uploadUrl).origin,
 			answeredBy: { who: 'The storage', notFound: { message: 'The storage URL the service handed out was not found', description: 'Try again.' } },
 		}),
-		'The image could not be put into the project’s storage',
-		nothingCreated,
+		{ failed: 'The image could not be put into the project’s storage', whatExists: nothingCreated },
 	);
 	const record: RecordRequest = {
 		name,
 		batchId,
-		height: file.size.height,
-		width: file.size.width,
+		height: size.height,
+		width: size.width,
 		contentType: file.contentType,
 		size: file.bytes.length,
 		source: place.uri,
 	};
-	const { value: created } = await halfway(
+	const recordFor = (state: RecordState, recordId?: string) => session.ledger.record(batchId, { itemIndex, fileName: name, state, recordId });
+	const { value: created } = await explained(
 		this,
 		itemIndex,
 		requestServiceCall.call(this, {
@@ -146,62 +176,83 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 			url: projectPaths.records(projectId),
 			body: async () => Buffer.from(JSON.stringify(record)),
 			resultSchema: createdAnswerSchema,
+			idempotent: false,
 		}),
-		`The image was stored (${place.uri}) but its record was not created`,
-		nothingCreated,
+		{
+			failed: `The image was stored (${place.uri}) but its record was not created`,
+			whatExists: nothingCreated,
+			ifMaybeDone: {
+				failed: `The image was stored (${place.uri}) and its record may have been created in batch ${batchId}, but its answer was lost`,
+				whatExists: `Look in batch ${batchId} of project ${projectId} in the dashboard for a record named "${name}" before running the item again: if it is there, running the item again makes a second one, so delete it first or leave this item out.`,
+				then: () => recordFor('mayExist'),
+			},
+		},
 	);
 	const recordId = created.id;
-	if (annotations.length > 0) await annotate.call(this, { plan, session, call, service, recordId, batchId, annotations });
+	if (labelIds) {
+		const without = `Record ${recordId} was created in batch ${batchId} without its ${annotations.length} annotation${annotations.length === 1 ? '' : 's'}`;
+		await explained(
+			this,
+			itemIndex,
+			requestServiceCall.call(this, {
+				...call,
+				...service,
+				method: 'POST',
+				url: projectPaths.annotations(projectId),
+				body: async () =>
+					Buffer.from(JSON.stringify({ dataset_record_id: recordId, annotations: annotations.map(({ label, annotation }) => ({ annotation, label_id: labelIds.get(label) })) })),
+				resultSchema: annotationsAnswerSchema,
+				idempotent: false,
+			}),
+			{
+				failed: `${without}: the annotations call failed`,
+				whatExists: `Add them in the dashboard, or delete record ${recordId} there before running the item again: a rerun creates a second record.`,
+				then: () => recordFor('withoutAnnotations', recordId),
+				ifMaybeDone: {
+					failed: `Record ${recordId} was created in batch ${batchId}, and its ${annotations.length} annotation${annotations.length === 1 ? '' : 's'} may have been too, but the answer was lost`,
+					whatExists: `Open record ${recordId} in the dashboard: if its annotations are there, nothing is left to do; if not, add them there, or delete the record before running the item again (a rerun creates a second record).`,
+					then: () => recordFor('annotationsMayExist', recordId),
+				},
+			},
+		);
+	}
+	recordFor('created', recordId);
 
-	const json = {
-		...this.getInputData()[itemIndex].json,
-		upload: { projectId, projectType, batchId, batchName: fields.batchName, recordId, fileName: name, width: record.width, height: record.height, size: record.size, contentType: record.contentType, annotationCount: annotations.length },
-	};
+	const upload = { projectId, projectType, batchId, batchName: fields.batchName, recordId, fileName: name, width: record.width, height: record.height, size: record.size, contentType: record.contentType, annotationCount: annotations.length };
+	// an agent reads the item's json as the tool's result: the input's fields (an `error` among them) would read as this upload's
+	const json = runsAsTool(this) ? { upload } : { ...this.getInputData()[itemIndex].json, upload };
 	const items = [outputItem(json, passedThroughBinaries.call(this, itemIndex, true), itemIndex)];
 	return () => items;
 }
 
-async function annotate(
+/** The ids of the labels an image's annotations name, asked for before anything is created for any image of the execution. */
+async function resolveLabels(
 	this: IExecuteFunctions,
-	job: {
-		plan: ImagePlan<UploadFields>;
-		session: ProjectSession;
-		call: CallSettings;
-		service: Pick<Parameters<typeof requestServiceCall>[0], 'host' | 'answeredBy'>;
-		recordId: string;
-		batchId: string;
-		annotations: LabelledAnnotation[];
-	},
-): Promise<void> {
-	const { plan, session, call, service, recordId, batchId, annotations } = job;
-	const projectId = plan.fields.projectId;
-	const without = `Record ${recordId} was created in batch ${batchId} without its ${annotations.length} annotation${annotations.length === 1 ? '' : 's'}`;
-	const what = `Add them in the dashboard, or delete record ${recordId} there before running the item again: a rerun creates a second record.`;
-	const labelIds = await halfway(this, call.itemIndex, session.labelIds(projectId, call), `${without}: the labels could not be created`, what);
+	session: ProjectSession,
+	projectId: string,
+	annotations: LabelledAnnotation[],
+	call: CallSettings,
+): Promise<Map<string, string>> {
+	const whatExists = 'Nothing was added to the project for this image (a label the call made, if any, keeps its id when the item runs again); running the item again uploads it.';
+	const labelIds = await explained(this, call.itemIndex, session.labelIds(projectId, call), { failed: 'The labels could not be created', whatExists });
 	const missing = annotations.find(({ label }) => !labelIds.has(label));
 	if (missing) {
-		throw new NodeOperationError(this.getNode(), `${without}: the service did not return an id for the label "${missing.label}"`, { itemIndex: call.itemIndex, description: what });
+		throw new NodeOperationError(this.getNode(), `The service did not return an id for the label "${missing.label}"`, { itemIndex: call.itemIndex, description: whatExists });
 	}
-	await halfway(
-		this,
-		call.itemIndex,
-		requestServiceCall.call(this, {
-			...call,
-			...service,
-			method: 'POST',
-			url: projectPaths.annotations(projectId),
-			body: async () =>
-				Buffer.from(JSON.stringify({ dataset_record_id: recordId, annotations: annotations.map(({ label, annotation }) => ({ annotation, label_id: labelIds.get(label) })) })),
-			resultSchema: annotationsAnswerSchema,
-		}),
-		`${without}: the annotations call failed`,
-		what,
-	);
+	return labelIds;
 }
 
-/** The file's bytes, checked: JPEG or PNG (the formats the SDK uploads) with a size its header gives. */
-async function readUploadFile(this: IExecuteFunctions, itemIndex: number, image: ImageInput): Promise<UploadFile> {
-	const bytes = (await resolveImage.call(this, itemIndex, image)) as Buffer;
+/** The file's bytes, read once, when its upload starts: from the database store through the execution's read-ahead. */
+async function readWholeFile(this: IExecuteFunctions, plan: ImagePlan<UploadFields>, context: ExecutionContext): Promise<Buffer> {
+	if (databaseStoreField.call(this, plan.itemIndex, plan.image) !== undefined) return await context.databaseFiles.read(plan.position);
+	return (await resolveImage.call(this, plan.itemIndex, plan.image)) as Buffer;
+}
+
+/**
+ * A file (or its head) checked: JPEG or PNG (the formats the SDK uploads), with the size its header
+ * gives. `whole`: the bytes are the whole file, so a size they do not give is not to be found.
+ */
+function checkUploadFile(this: IExecuteFunctions, itemIndex: number, image: ImageInput, bytes: Buffer, whole: boolean): UploadFile {
 	const type = sniffImageType(bytes);
 	const field = image.source === 'binary' ? `"${image.field}"` : '';
 	if (!type || !(UPLOAD_CONTENT_TYPES as readonly string[]).includes(type.mimeType)) {
@@ -211,7 +262,7 @@ async function readUploadFile(this: IExecuteFunctions, itemIndex: number, image:
 		});
 	}
 	const size = readImageSize(bytes);
-	if (!size) {
+	if (!size && whole) {
 		throw new ImageRefusedError(this.getNode(), `The size of the image in binary field ${field} cannot be read from its header`, {
 			itemIndex,
 			description: 'The record needs the image’s width and height. Re-encode it with an Edit Image node before this one.',
@@ -237,16 +288,28 @@ function itemFailure(context: IExecuteFunctions, itemIndex: number) {
 	};
 }
 
-/** A failure after something was created: the message says what failed, the description what exists and what to do. */
-async function halfway<T>(context: IExecuteFunctions, itemIndex: number, call: Promise<T>, failed: string, whatExists: string): Promise<T> {
+/** How a step's failure reads: what failed, what exists and what to do, and (for a call that creates something) how it reads when it may have been done. */
+interface StepFailure {
+	/** Put before the call's own message; none leaves the message as it is. */
+	failed?: string;
+	whatExists: string;
+	/** Notes in the ledger what exists after the failure. */
+	then?: () => void;
+	ifMaybeDone?: Omit<StepFailure, 'ifMaybeDone'>;
+}
+
+/** The step's result, or its failure as the item's error saying what failed, what exists and what to do. */
+async function explained<T>(context: IExecuteFunctions, itemIndex: number, step: Promise<T>, failure: StepFailure): Promise<T> {
 	try {
-		return await call;
+		return await step;
 	} catch (error) {
+		const said = (mayHaveBeenDone(error) && failure.ifMaybeDone) || failure;
+		said.then?.();
 		const shown = asNodeError(context.getNode(), error, itemIndex);
-		shown.message = `${failed}: ${shown.message}`;
-		shown.description = [whatExists, shown.description].filter(Boolean).join(' ');
+		if (said.failed) shown.message = `${said.failed}: ${shown.message}`;
+		shown.description = [said.whatExists, shown.description].filter(Boolean).join(' ');
 		throw shown;
 	}
 }
 
-export const uploadToProject: Operation<UploadFields> = { description, readsModel: false, prepare, checkImage, startExecution, execute };
+export const uploadToProject: Operation<UploadFields> = { description, readsModel: false, prepare, checkImage, startExecution, whenStopped, execute };
