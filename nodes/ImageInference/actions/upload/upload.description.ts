@@ -72,7 +72,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: DEFAULT_BATCH_NAME,
 		description:
-			'The batch the images are filed under in the project. One batch is created per execution, project and name, and every item of the execution with that name goes into it.',
+			'The batch the images are filed under in the project. One batch is created each time the node runs, per project and name, and every item of that run with that name goes into it (a Loop Over Items makes one per pass).',
 	},
 	{
 		displayName: 'Annotations',
