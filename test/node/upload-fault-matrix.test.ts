@@ -107,7 +107,7 @@ describe('Upload to Project’s fault matrix', () => {
 			const records = project.records.length;
 			const boxes = project.records.flatMap((record) => record.annotations).length;
 			const said = failure ? (SAID.find(([pattern]) => pattern.test(failure.description ?? ''))?.[1] ?? 'UNEXPLAINED') : 'uploaded';
-			const exists = records ? `${records} record, ${boxes} box${boxes === 1 ? '' : 'es'}` : project.batches.length ? 'an empty batch' : 'nothing';
+			const exists = records ? `${records} record${records === 1 ? '' : 's'}, ${boxes} box${boxes === 1 ? '' : 'es'}` : project.batches.length ? 'an empty batch' : 'nothing';
 			observed.set(`${call} ${fault}`, `${failure ? '✗' : '✓'} ${said}, sent ${sent}× · ${exists}`);
 
 			// nothing is created twice

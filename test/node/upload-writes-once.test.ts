@@ -6,8 +6,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { FILE_HEAD_BYTES } from '../../nodes/ImageInference/input/imageInput';
 import type { ParameterValue } from '../harness/execute';
-import { CAR, DOG, failureIn, failureOf, useServer } from './setup';
+import { withSegmentsBeforeFrame } from '../harness/images';
+import { CAR, DOG, failureIn, failureOf, fixture, useServer } from './setup';
 
 const CAR_BOX = { label: 'car', x: 283, y: 183, width: 28, height: 22 };
 const photo = (bytes: Buffer, fileName: string, json: IDataObject = {}) => ({ json, binary: { data: { bytes, fileName, mimeType: 'image/jpeg' } } });
@@ -92,6 +94,30 @@ describe('Upload to Project writes once', () => {
 		);
 	});
 
+	it.each([
+		['the record may exist', 'record', { type: 'status', status: 500 }, 'possibly a record (its answer was lost)'],
+		['the annotations may exist', 'annotations', { type: 'status', status: 502 }, 'record R2, its annotations possibly'],
+		['the record is without its annotations', 'annotations', { type: 'status', status: 400, body: { type: 'error', code: 'bad_request', status: 400, message: 'locked', details: [] } }, 'record R2 without its annotations'],
+	] as const)('On Error "Stop Workflow": the failed item’s own state is listed too (%s)', async (_name, call, action, third) => {
+		const before = records().length;
+		server().addFault({ match: { call }, times: 2, action: { type: 'delay', ms: 0 } });
+		server().addFault({ match: { call }, times: 1, action });
+		const failure = await failureOf(run(parameters({ options: { concurrency: 1, retries: 1 } }), sixPhotos().slice(0, 4)));
+		const made = records().slice(before);
+		const listed = `item 0 "photo-0.jpg" → record ${made[0].id}, item 1 "photo-1.jpg" → record ${made[1].id}, item 2 "photo-2.jpg" → ${third.replace('R2', made[2]?.id ?? '')}.`;
+		expect(failure.description).toContain(`this execution added batch ${made[0].batchId} "once" in project ${PROJECT}: ${listed} Running the execution again`);
+	});
+
+	it('On Error "Stop Workflow": a batch whose answer was lost is listed as possibly made', async () => {
+		server().addFault({ match: { call: 'batch' }, times: 1, action: { type: 'delay', ms: 700 } });
+		const failure = await failureOf(run(parameters({ options: { timeout: 300 } }), [photo(CAR, 'car.jpg')]));
+		await new Promise((resolve) => setTimeout(resolve, 600));
+		expect(failure.message).toBe(`Batch "once" may have been created in project ${PROJECT}, but its answer was lost: The service did not answer within 300 ms`);
+		expect(failure.description).toMatch(
+			new RegExp(`^No image was put in it\\. Running the item again creates another batch: delete the empty one in the dashboard if it is there\\. .* Before it stopped, this execution added possibly a batch "once" \\(its answer was lost\\) in project ${PROJECT}: empty\\. `),
+		);
+	});
+
 	it('as an agent’s tool, an input item carrying an error field reads as the upload it is', async () => {
 		const { items } = await run(parameters({ options: { allowAsTool: true } }), [photo(CAR, 'car.jpg', { error: { message: 'the camera was offline' } })], { asTool: true });
 		expect(Object.keys(items[0].json)).toEqual(['upload']);
@@ -103,5 +129,26 @@ describe('Upload to Project writes once', () => {
 		const { reads } = await run(parameters({ annotationSource: 'none' }), [photo(CAR, 'car.jpg'), photo(DOG, 'dog.jpg')], { binaryMode });
 		expect(reads.whole).toBe(2);
 		expect(records()).toHaveLength(before + 2);
+	});
+
+	it('a JPEG whose size lies past the first 256 KB: its size and box are checked on the bytes read to send it', async () => {
+		const padded = withSegmentsBeforeFrame(CAR, FILE_HEAD_BYTES + 10_000);
+		const before = records().length;
+		const { items, reads } = await run(parameters(), [photo(padded, 'big-exif.jpg')]);
+		expect(reads.whole).toBe(1);
+		expect(records().slice(before).map((record) => [record.width, record.height, record.size])).toEqual([[676, 380, padded.length]]);
+		expect(items[0].json.upload).toMatchObject({ width: 676, height: 380 });
+		const outside = await run(parameters({ detections: [{ label: 'car', x: 600, y: 300, width: 100, height: 50 }] }), [photo(padded, 'big-exif.jpg')], { continueOnFail: true });
+		expect(failureIn(outside.items[0])!.message).toBe('Detection 0’s box (x 600, y 300, 100 × 50) is outside the image (676 × 380 pixels)');
+	});
+
+	it('a file in the database store that is not JPEG or PNG is refused before its upload, read once', async () => {
+		server().storage.requests.splice(0);
+		const webp = { json: {}, binary: { data: { bytes: fixture('car-120x80.webp'), fileName: 'car.webp', mimeType: 'image/webp' } } };
+		const { items, reads } = await run(parameters({ annotationSource: 'none' }), [webp], { binaryMode: 'database', continueOnFail: true });
+		expect(failureIn(items[0])!.message).toBe('The file in binary field "data" is WEBP: projects take JPEG and PNG');
+		expect(reads.whole).toBe(1);
+		expect(server().requests.map((request) => request.call)).toEqual([]);
+		expect(server().storage.requests).toEqual([]);
 	});
 });
