@@ -63,7 +63,7 @@ function toToolOutput(output: INodeExecutionData[][]): INodeExecutionData[][] {
 /** One item's json made compact: an error item, an upload, a detection result or a classification (the node outputs no other kind). */
 function compactForTool(json: IDataObject): IDataObject {
 	if (json.error && typeof json.error === 'object') return toolFailure(json.error as unknown as FailureFields);
-	// an upload keeps its input's json beside what it created: the agent gets only what was created
+	// an upload: what it created, and nothing else an item could carry
 	if (json.upload && typeof json.upload === 'object') return { upload: json.upload };
 	return Array.isArray(json.detections) ? compactDetections(json) : compactClassification(json);
 }
