@@ -126,9 +126,20 @@ describe('Upload to Project writes once', () => {
 
 	it.each(['filesystem', 'database'] as const)('reads each photo from the %s store whole once', async (binaryMode) => {
 		const before = records().length;
-		const { reads } = await run(parameters({ annotationSource: 'none' }), [photo(CAR, 'car.jpg'), photo(DOG, 'dog.jpg')], { binaryMode });
+		const { reads, events } = await run(parameters({ annotationSource: 'none', options: { concurrency: 1 } }), [photo(CAR, 'car.jpg'), photo(DOG, 'dog.jpg')], { binaryMode });
 		expect(reads.whole).toBe(2);
 		expect(records()).toHaveLength(before + 2);
+		// the database store's next photo is read while the first one's calls wait (databaseReadAhead.ts)
+		if (binaryMode === 'database') expect(events.slice(0, 2)).toEqual(['read 0', 'read 1']);
+		// without annotations, no labels call and no annotations call
+		expect(server().requests.filter((request) => request.call === 'labels' || request.call === 'annotations')).toEqual([]);
+	});
+
+	it('a file whose header gives no size is refused before any request of the execution', async () => {
+		const noSize = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.alloc(64)]);
+		const failure = await failureOf(run(parameters(), [photo(CAR, 'car.jpg'), photo(noSize, 'x.jpg')]));
+		expect(failure).toMatchObject({ itemIndex: 1, message: 'The size of the image in binary field "data" cannot be read from its header' });
+		expect(server().requests).toEqual([]);
 	});
 
 	it('a JPEG whose size lies past the first 256 KB: its size and box are checked on the bytes read to send it', async () => {

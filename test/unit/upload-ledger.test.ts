@@ -45,5 +45,8 @@ describe('what a stopped execution says it added', () => {
 		for (let batch = 1; batch <= MAX_LISTED + 1; batch++) ledger.batch('p', `n${batch}`, `b${batch}`);
 		ledger.record(`b${MAX_LISTED + 1}`, { itemIndex: 7, fileName: 'y.jpg', state: 'created', recordId: 'ry' });
 		expect(ledger.describe()).toContain('; and 1 more record and 1 more batch. ');
+		const batchesOnly = new UploadLedger();
+		for (let batch = 1; batch <= MAX_LISTED + 1; batch++) batchesOnly.batch('p', `n${batch}`, `b${batch}`);
+		expect(batchesOnly.describe()).toContain(`batch b${MAX_LISTED} "n${MAX_LISTED}" in project p: empty; and 1 more batch. `);
 	});
 });
