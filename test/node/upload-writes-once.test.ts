@@ -108,6 +108,12 @@ describe('Upload to Project writes once', () => {
 		expect(failure.description).toContain(`this execution added batch ${made[0].batchId} "once" in project ${PROJECT}: ${listed} Running the execution again`);
 	});
 
+	it('On Error "Stop Workflow": a refused batch call leaves nothing, and the error says so', async () => {
+		server().addFault({ match: { call: 'batch' }, times: 1, action: { type: 'status', status: 400, body: { type: 'error', code: 'bad_request', status: 400, message: 'quota', details: [] } } });
+		const failure = await failureOf(run(parameters(), [photo(CAR, 'car.jpg')]));
+		expect(failure.description).toBe('Nothing was added to the project for this image; running the item again uploads it. Check the image and the options of this item. This execution added nothing to any project before it stopped.');
+	});
+
 	it('On Error "Stop Workflow": a batch whose answer was lost is listed as possibly made', async () => {
 		server().addFault({ match: { call: 'batch' }, times: 1, action: { type: 'delay', ms: 700 } });
 		const failure = await failureOf(run(parameters({ options: { timeout: 300 } }), [photo(CAR, 'car.jpg')]));
