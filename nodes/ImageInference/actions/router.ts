@@ -121,8 +121,9 @@ async function runItems(
 		});
 	} catch (error) {
 		// itemFailed threw it, as an n8n error, once every image in flight had settled
-		operation.whenStopped?.call(this, error as NodeApiError | NodeOperationError, context);
-		throw error;
+		const stopped = error as NodeApiError | NodeOperationError;
+		operation.whenStopped?.call(this, stopped, context);
+		throw stopped;
 	}
 	if (signal?.aborted) throw new NodeOperationError(this.getNode(), 'The execution was cancelled');
 	// every image answered: their output items are made in input order (MakeOutputItems says why)

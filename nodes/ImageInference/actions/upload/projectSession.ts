@@ -69,7 +69,7 @@ export class ProjectSession {
 				return value.id;
 			} catch (error) {
 				if (mayHaveBeenDone(error)) this.ledger.batch(projectId, name);
-				throw error;
+				throw asNodeError(this.context.getNode(), error, call.itemIndex);
 			}
 		});
 	}
