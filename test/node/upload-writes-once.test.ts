@@ -59,10 +59,20 @@ describe('Upload to Project writes once', () => {
 		expect(failureIn(items[0])!.message).toBe(`Record ${record.id} was created in batch ${record.batchId}, and its 1 annotation may have been too, but the answer was lost: The service did not answer within 300 ms`);
 	});
 
-	it('a 503 (the service took nothing) on the record call is sent again, and one record made', async () => {
+	it('a 503 on the record call (a gateway may send it after the record was made) is not sent again: the item says the record may exist', async () => {
 		const before = records().length;
 		server().addFault({ match: { call: 'record' }, times: 1, action: { type: 'status', status: 503 } });
+		const { items } = await run(parameters({ options: { retries: 1 } }), [photo(CAR, 'car.jpg')], { continueOnFail: true });
+		expect(sent('/datasets/records/')).toBe(1);
+		expect(records()).toHaveLength(before);
+		expect(failureIn(items[0])!.message).toMatch(/^The image was stored \(s3:\/\/\S+\) and its record may have been created in batch \S+, but its answer was lost: /);
+	});
+
+	it('a 429 on the record call (a rate limit turns it away before any work) is sent again, and one record made', async () => {
+		const before = records().length;
+		server().addFault({ match: { call: 'record' }, times: 1, action: { type: 'status', status: 429, headers: { 'retry-after': '0' } } });
 		const { items } = await run(parameters({ options: { retries: 1 } }), [photo(CAR, 'car.jpg')]);
+		expect(sent('/datasets/records/')).toBe(2);
 		expect(records().slice(before).map((record) => record.id)).toEqual([(items[0].json.upload as IDataObject).recordId]);
 	});
 

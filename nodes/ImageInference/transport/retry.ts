@@ -43,14 +43,16 @@ export async function sleepUnlessCancelled(ms: number, signal: AbortSignal | und
 
 /**
  * Whether a failed attempt surely left nothing done, so a call that creates something may be sent
- * again. The service refused it (4xx, 429 included: RFC 9110 §15.5 — the client's request was not
- * acted on), redirected it elsewhere to be sent again (307, 308; a 303 answers a POST that was
- * done), or said it could not take it (503, §15.6.4); or no connection was made (refused, host not
- * found). A time-out, a dropped connection, a 500, a gateway's 502 or 504, or a 2xx answer that
- * could not be read may each come after the work was done.
+ * again. The service refused it (4xx: RFC 9110 §15.5, the request was not acted on), redirected it
+ * elsewhere to be sent again (307, 308; a 303 answers a POST that was done), or no connection was
+ * made (refused, host not found). 429 is among the refusals: a rate limit turns a request away
+ * before any work starts. A time-out, a dropped connection, a 500, a gateway's 502, 503 or 504 (the
+ * SDK's evidence groups the three: a gateway sends 503 on its own time-out or an upstream reset,
+ * after the backend may have done the work), or a 2xx answer that could not be read may each come
+ * after the work was done.
  */
 export function surelyNotDone(failure: Pick<Failure, 'status' | 'code'>): boolean {
 	const { status, code } = failure;
-	if (status !== undefined) return status === 307 || status === 308 || status === 503 || (status >= 400 && status <= 499);
+	if (status !== undefined) return status === 307 || status === 308 || (status >= 400 && status <= 499);
 	return code === 'connection_refused' || code === 'host_unreachable';
 }
