@@ -75,6 +75,8 @@ export interface RunOptions {
 	asTool?: boolean;
 	/** The node's On Error setting. */
 	onError?: INode['onError'];
+	/** The node's Retry On Fail setting (n8n runs the whole node again when it fails). */
+	retryOnFail?: boolean;
 	/** Store files as n8n 1.x does: without `bytes`, their size only in the store's metadata. */
 	sizeInMetadataOnly?: boolean;
 	/**
@@ -212,6 +214,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		// as the workflow stores them: each expression as its text
 		parameters: withExpressions(options.parameters, () => '={{ an expression }}') as INode['parameters'],
 		...(options.onError ? { onError: options.onError } : {}),
+		...(options.retryOnFail !== undefined ? { retryOnFail: options.retryOnFail } : {}),
 	};
 	const agent = options.agentInput && agentRunData(options.agentInput, store);
 	const inputItems: INodeExecutionData[] = agent ? [agent.toolItem] : options.items.map((item) => ({

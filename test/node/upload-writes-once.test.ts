@@ -134,6 +134,43 @@ describe('Upload to Project writes once', () => {
 		);
 	});
 
+	it.each([true, false])('with Retry On Fail on, every item is refused before any request (continue on fail: %s)', async (continueOnFail) => {
+		server().requests.splice(0);
+		server().storage.requests.splice(0);
+		const result = run(parameters(), [photo(CAR, 'car.jpg'), photo(DOG, 'dog.jpg')], { retryOnFail: true, continueOnFail });
+		const refusal = {
+			message: 'Upload to Project does not run with Retry On Fail on',
+			description:
+				'Turn off Retry On Fail in this node’s Settings: n8n would run the whole node again after a failure and upload every image of the execution again. The node’s own Options > Retries retries each call where that creates nothing twice.',
+		};
+		if (continueOnFail) {
+			const { items } = await result;
+			expect(items.map((item) => failureIn(item))).toEqual([expect.objectContaining(refusal), expect.objectContaining(refusal)]);
+		} else {
+			expect(await failureOf(result)).toMatchObject({ ...refusal, itemIndex: 0 });
+		}
+		expect(server().requests).toEqual([]);
+		expect(server().storage.requests).toEqual([]);
+	});
+
+	it('with Retry On Fail off, the upload runs', async () => {
+		const { items } = await run(parameters({ annotationSource: 'none' }), [photo(CAR, 'car.jpg')], { retryOnFail: false });
+		expect(items[0].json.upload).toMatchObject({ fileName: 'car.jpg', annotationCount: 0 });
+	});
+
+	it('under Continue, a successful upload of an input item carrying an error field outputs it as inputError: only a failed item has an error', async () => {
+		const cameraError = { message: 'the camera was offline' };
+		const { items } = await run(parameters({ annotationSource: 'none' }), [photo(CAR, 'car.jpg', { camera: 'gate', error: cameraError })], { continueOnFail: true });
+		expect(Object.keys(items[0].json)).toEqual(['camera', 'inputError', 'upload']);
+		expect(items[0].json.inputError).toEqual(cameraError);
+		expect(items[0].json.upload).toMatchObject({ fileName: 'car.jpg' });
+	});
+
+	it('an input item without an error field gets no inputError', async () => {
+		const { items } = await run(parameters({ annotationSource: 'none' }), [photo(CAR, 'car.jpg', { camera: 'gate' })]);
+		expect(Object.keys(items[0].json)).toEqual(['camera', 'upload']);
+	});
+
 	it('as an agent’s tool, an input item carrying an error field reads as the upload it is', async () => {
 		const { items } = await run(parameters({ options: { allowAsTool: true } }), [photo(CAR, 'car.jpg', { error: { message: 'the camera was offline' } })], { asTool: true });
 		expect(Object.keys(items[0].json)).toEqual(['upload']);

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ImageInput, ImageSource } from '../../input/imageInput';
@@ -39,6 +39,16 @@ interface UploadFile {
 const sessions = new WeakMap<ExecutionContext, ProjectSession>();
 
 export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource: ImageSource): UploadFields {
+	// n8n's Retry On Fail runs the whole node again when it throws, or under Continue when output
+	// item 0 has json.error (n8n-core dist/execution-engine/workflow-execute.js, runNode's retry loop:
+	// 2.41.1 getRetryParams and the loop after it, 1.123.81 maxTries): every upload would be sent again
+	if (this.getNode().retryOnFail === true) {
+		throw new NodeOperationError(this.getNode(), 'Upload to Project does not run with Retry On Fail on', {
+			itemIndex,
+			description:
+				'Turn off Retry On Fail in this node’s Settings: n8n would run the whole node again after a failure and upload every image of the execution again. The node’s own Options > Retries retries each call where that creates nothing twice.',
+		});
+	}
 	if (runsAsTool(this) && readOptionalBoolean.call(this, itemIndex, readOptions.call(this, itemIndex), 'allowAsTool', 'Allow as Agent Tool') !== true) {
 		throw new NodeOperationError(this.getNode(), 'Upload to Project does not run as an agent’s tool unless allowed', {
 			itemIndex,
@@ -220,7 +230,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 
 	const upload = { projectId, projectType, batchId, batchName: fields.batchName, recordId, fileName: name, width: record.width, height: record.height, size: record.size, contentType: record.contentType, annotationCount: annotations.length };
 	// an agent reads the item's json as the tool's result: the input's fields (an `error` among them) would read as this upload's
-	const json = runsAsTool(this) ? { upload } : { ...this.getInputData()[itemIndex].json, upload };
+	const json = runsAsTool(this) ? { upload } : { ...withoutError(this.getInputData()[itemIndex].json), upload };
 	const items = [outputItem(json, passedThroughBinaries.call(this, itemIndex, true), itemIndex)];
 	return () => items;
 }
@@ -269,6 +279,16 @@ function checkUploadFile(this: IExecuteFunctions, itemIndex: number, image: Imag
 		});
 	}
 	return { bytes, contentType: type.mimeType as UploadContentType, size };
+}
+
+/**
+ * The input's json with its `error` field as `inputError`: an item with `error` reads as a failure
+ * (to n8n's Retry On Fail and error branches, and to people), so only a failed upload carries one.
+ */
+function withoutError(json: IDataObject): IDataObject {
+	if (!('error' in json)) return json;
+	const { error, ...rest } = json;
+	return { ...rest, inputError: error };
 }
 
 /** The name the file is uploaded as: its own, with the extension of its type when it has none of it. */
