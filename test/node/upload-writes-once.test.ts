@@ -49,6 +49,24 @@ describe('Upload to Project writes once', () => {
 		);
 	});
 
+	it('a lost record answer, where another photo of the execution has the same name, names that photo’s record so only the extra one is deleted', async () => {
+		const before = records().length;
+		const unnamed = { json: {}, binary: { data: { bytes: CAR, mimeType: 'image/jpeg' } } };
+		server().addFault({ match: { call: 'record' }, times: 1, action: { type: 'delay', ms: 0 } });
+		server().addFault({ match: { call: 'record' }, times: 1, action: { type: 'status', status: 500 } });
+		const { items } = await run(parameters({ options: { concurrency: 1 } }), [unnamed, unnamed], { continueOnFail: true });
+		const [first] = records().slice(before);
+		expect(records()).toHaveLength(before + 1);
+		expect(items[0].json.upload).toMatchObject({ fileName: 'data.jpg', recordId: first.id });
+		expect(failureIn(items[1])!.description).toMatch(
+			new RegExp(
+				`^Look in batch ${first.batchId} of project ${PROJECT} in the dashboard for a record named "data\\.jpg" before running the item again\\. ` +
+					`Other images of this execution have that name too: record ${first.id} \\(item 0\\) \\(and any record another image’s output names\\)\\. ` +
+					'A record of that name beyond those is this item’s: running the item again makes a second one, so delete it first or leave this item out\\. ',
+			),
+		);
+	});
+
 	it('annotations answered after the Timeout are stored once', async () => {
 		const before = records().length;
 		server().addFault({ match: { call: 'annotations' }, times: 1, action: { type: 'delay', ms: 700 } });

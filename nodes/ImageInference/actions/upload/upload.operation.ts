@@ -175,7 +175,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 		size: file.bytes.length,
 		source: place.uri,
 	};
-	const recordFor = (state: RecordState, recordId?: string) => session.ledger.record(batchId, { itemIndex, fileName: name, state, recordId });
+	const recordFor = (state: RecordState, recordId?: string) => session.ledger.record(batchId, { position: plan.position, itemIndex, fileName: name, state, recordId });
 	const { value: created } = await explained(
 		this,
 		itemIndex,
@@ -193,12 +193,13 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 			whatExists: nothingCreated,
 			ifMaybeDone: {
 				failed: `The image was stored (${place.uri}) and its record may have been created in batch ${batchId}, but its answer was lost`,
-				whatExists: `Look in batch ${batchId} of project ${projectId} in the dashboard for a record named "${name}" before running the item again: if it is there, running the item again makes a second one, so delete it first or leave this item out.`,
+				whatExists: () => recordMayExist(batchId, projectId, name, session.ledger.sameName(batchId, name, plan.position)),
 				then: () => recordFor('mayExist'),
 			},
 		},
 	);
 	const recordId = created.id;
+	recordFor('created', recordId);
 	if (labelIds) {
 		const without = `Record ${recordId} was created in batch ${batchId} without its ${annotations.length} annotation${annotations.length === 1 ? '' : 's'}`;
 		await explained(
@@ -226,7 +227,6 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 			},
 		);
 	}
-	recordFor('created', recordId);
 
 	const upload = { projectId, projectType, batchId, batchName: fields.batchName, recordId, fileName: name, width: record.width, height: record.height, size: record.size, contentType: record.contentType, annotationCount: annotations.length };
 	// an agent reads the item's json as the tool's result: the input's fields (an `error` among them) would read as this upload's
@@ -298,6 +298,20 @@ function uploadName(fileName: string, contentType: UploadContentType): string {
 	return fileName.includes('.') && extensions.includes(extension) ? fileName : `${fileName}.${extensions[0]}`;
 }
 
+/**
+ * Where to look for a record whose answer was lost. Other images of the execution may have put
+ * records of the same name in the batch (photos without a file name are all "data.jpg"): those are
+ * named, so only this image's is deleted.
+ */
+export function recordMayExist(batchId: string, projectId: string, name: string, othersOfName: string | undefined): string {
+	const where = `Look in batch ${batchId} of project ${projectId} in the dashboard for a record named "${name}" before running the item again`;
+	if (othersOfName === undefined) return `${where}: if it is there, running the item again makes a second one, so delete it first or leave this item out.`;
+	return (
+		`${where}. Other images of this execution have that name too: ${othersOfName} (and any record another image’s output names). ` +
+		'A record of that name beyond those is this item’s: running the item again makes a second one, so delete it first or leave this item out.'
+	);
+}
+
 function batchIdNote(batchId: string): string {
 	return ` (batch ${batchId} exists, empty unless other images went into it)`;
 }
@@ -312,7 +326,8 @@ function itemFailure(context: IExecuteFunctions, itemIndex: number) {
 interface StepFailure {
 	/** Put before the call's own message; none leaves the message as it is. */
 	failed?: string;
-	whatExists: string;
+	/** A function when what exists is known only at the failure (what other images did meanwhile). */
+	whatExists: string | (() => string);
 	/** Notes in the ledger what exists after the failure. */
 	then?: () => void;
 	ifMaybeDone?: Omit<StepFailure, 'ifMaybeDone'>;
@@ -327,7 +342,8 @@ async function explained<T>(context: IExecuteFunctions, itemIndex: number, step:
 		said.then?.();
 		const shown = asNodeError(context.getNode(), error, itemIndex);
 		if (said.failed) shown.message = `${said.failed}: ${shown.message}`;
-		shown.description = [said.whatExists, shown.description].filter(Boolean).join(' ');
+		const whatExists = typeof said.whatExists === 'function' ? said.whatExists() : said.whatExists;
+		shown.description = [whatExists, shown.description].filter(Boolean).join(' ');
 		throw shown;
 	}
 }
