@@ -240,9 +240,9 @@ describe("n8n's database binary mode: each file read once", () => {
 		const inMemory: InputItem = { binary: { data: { bytes: DOG, fileName: 'dog.jpg', mimeType: 'image/jpeg', inMemory: true } } };
 		const parameters = detectParameters(server(), { options: { concurrency: 1 } });
 		const { events, items } = await run(parameters, [carItem(), inMemory, carItem(), dogItem()], { binaryMode: 'database' });
-		// file 1 is checked before any request and read for its own; file 2 is read while the service
-		// works on file 0, file 3 while it works on file 2
-		expect(events).toEqual(['read 1', 'read 0', 'read 2', 'answer', 'read 1', 'answer', 'read 3', 'answer', 'answer']);
+		// file 1 is checked before any request by its head, decoded from the base64 it holds, and read
+		// whole for its own request; file 2 is read while the service works on file 0, file 3 while it works on file 2
+		expect(events).toEqual(['read 0', 'read 2', 'answer', 'read 1', 'answer', 'read 3', 'answer', 'answer']);
 		expect(items.map((item) => item.json)).toMatchObject([detected(CAR), detected(DOG), detected(CAR), detected(DOG)]);
 	});
 

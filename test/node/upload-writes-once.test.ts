@@ -195,7 +195,7 @@ describe('Upload to Project writes once', () => {
 		expect(items[0].json.upload).toMatchObject({ fileName: 'car.jpg', annotationCount: 1 });
 	});
 
-	it.each(['filesystem', 'database'] as const)('reads each photo from the %s store whole once', async (binaryMode) => {
+	it.each(['filesystem', 'database', 'default'] as const)('reads each photo from the %s store whole once', async (binaryMode) => {
 		const before = records().length;
 		const { reads, events } = await run(parameters({ annotationSource: 'none', options: { concurrency: 1 } }), [photo(CAR, 'car.jpg'), photo(DOG, 'dog.jpg')], { binaryMode });
 		expect(reads.whole).toBe(2);
@@ -213,15 +213,26 @@ describe('Upload to Project writes once', () => {
 		expect(server().requests).toEqual([]);
 	});
 
-	it('a JPEG whose size lies past the first 256 KB: its size and box are checked on the bytes read to send it', async () => {
-		const padded = withSegmentsBeforeFrame(CAR, FILE_HEAD_BYTES + 10_000);
+	it('a JPEG with 300 KB of segments before its size (extended XMP): its box is checked before any request of the execution', async () => {
+		// 300 KB of APP2 segments between the JPEG's start and its frame header: the size lies past the first 256 KB
+		const padded = withSegmentsBeforeFrame(CAR, 300 * 1024);
+		expect(padded.indexOf(Buffer.from([0xff, 0xc0]))).toBeGreaterThan(FILE_HEAD_BYTES);
+		server().storage.requests.splice(0);
+		const outside = { label: 'car', x: 600, y: 300, width: 100, height: 50 };
+		const failure = await failureOf(run(parameters({ detections: (itemIndex: number) => (itemIndex === 1 ? [outside] : [CAR_BOX]) }), [photo(CAR, 'car.jpg'), photo(padded, 'portrait.jpg')]));
+		// CAR is 676 × 380: x 600 + 100 runs past 676
+		expect(failure).toMatchObject({ itemIndex: 1, message: 'Detection 0’s box (x 600, y 300, 100 × 50) is outside the image (676 × 380 pixels)' });
+		expect(server().requests).toEqual([]);
+		expect(server().storage.requests).toEqual([]);
+	});
+
+	it('a JPEG with 300 KB of segments before its size is uploaded with its size, read whole once', async () => {
+		const padded = withSegmentsBeforeFrame(CAR, 300 * 1024);
 		const before = records().length;
-		const { items, reads } = await run(parameters(), [photo(padded, 'big-exif.jpg')]);
+		const { items, reads } = await run(parameters(), [photo(padded, 'portrait.jpg')]);
 		expect(reads.whole).toBe(1);
 		expect(records().slice(before).map((record) => [record.width, record.height, record.size])).toEqual([[676, 380, padded.length]]);
 		expect(items[0].json.upload).toMatchObject({ width: 676, height: 380 });
-		const outside = await run(parameters({ detections: [{ label: 'car', x: 600, y: 300, width: 100, height: 50 }] }), [photo(padded, 'big-exif.jpg')], { continueOnFail: true });
-		expect(failureIn(outside.items[0])!.message).toBe('Detection 0’s box (x 600, y 300, 100 × 50) is outside the image (676 × 380 pixels)');
 	});
 
 	it('a file in the database store that is not JPEG or PNG is refused before its upload, read once', async () => {

@@ -249,28 +249,65 @@ export async function originalBinary(
 
 /**
  * How much of a file is read to check it: enough to recognise its type and reach its size in the
- * header (a JPEG's can sit behind EXIF, ICC and thumbnail data).
+ * header (a JPEG's can sit behind EXIF, ICC and thumbnail data). A JPEG whose size lies further
+ * (extended XMP in a portrait photo) is read on, in doubling steps, until its size or its end.
  */
 export const FILE_HEAD_BYTES = 256 * 1024;
 
 /**
- * A binary file's first bytes. A file in n8n's binary store (filesystem or database mode) is
- * streamed and only its head read, so a batch of large photos is not read whole just to be
- * checked; a file held in memory (n8n's default mode in 1.x) is already there.
+ * A binary file's first bytes (FILE_HEAD_BYTES, or up to a JPEG's size). A file in n8n's binary
+ * store (filesystem or database mode) is streamed and only its head read, so a batch of large
+ * photos is not read whole just to be checked; a file held in memory (n8n's default mode in 1.x)
+ * has only its head decoded from its base64.
  */
 export async function readFileHead(this: IExecuteFunctions, itemIndex: number, field: string): Promise<Buffer> {
+	return (await readFileHeadWhole.call(this, itemIndex, field)).bytes;
+}
+
+/** readFileHead, and whether the bytes are the whole file. */
+export async function readFileHeadWhole(this: IExecuteFunctions, itemIndex: number, field: string): Promise<{ bytes: Buffer; whole: boolean }> {
 	const binary = this.getInputData()[itemIndex].binary![field];
-	if (!binary.id) return await this.helpers.getBinaryDataBuffer(itemIndex, field);
-	const stream = await this.helpers.getBinaryStream(binary.id, FILE_HEAD_BYTES);
-	const chunks: Buffer[] = [];
-	let length = 0;
-	for await (const chunk of stream) {
-		chunks.push(chunk as Buffer);
-		length += (chunk as Buffer).length;
-		if (length >= FILE_HEAD_BYTES) break;
+	if (!binary.id) {
+		if (typeof binary.data !== 'string') return { bytes: await this.helpers.getBinaryDataBuffer(itemIndex, field), whole: true };
+		return await readHead(base64Chunks(binary.data));
 	}
-	stream.destroy();
-	return Buffer.concat(chunks).subarray(0, FILE_HEAD_BYTES);
+	const stream = await this.helpers.getBinaryStream(binary.id, FILE_HEAD_BYTES);
+	try {
+		return await readHead(stream);
+	} finally {
+		stream.destroy();
+	}
+}
+
+/**
+ * The first FILE_HEAD_BYTES of the chunks; for a JPEG whose size is not in them, the first 2, 4, 8 …
+ * times that, until its size is in them or the file ends (then whole).
+ */
+async function readHead(chunks: AsyncIterable<unknown> | Iterable<Buffer>): Promise<{ bytes: Buffer; whole: boolean }> {
+	let read: Buffer[] = [];
+	let length = 0;
+	let checkAt = FILE_HEAD_BYTES;
+	for await (const chunk of chunks) {
+		read.push(chunk as Buffer);
+		length += (chunk as Buffer).length;
+		if (length < checkAt) continue;
+		const head = Buffer.concat(read);
+		if (!jpegSizeFurther(head.subarray(0, checkAt))) return { bytes: head.subarray(0, checkAt), whole: false };
+		read = [head];
+		checkAt *= 2;
+	}
+	return { bytes: Buffer.concat(read), whole: true };
+}
+
+/** A JPEG whose header read so far does not give its size. */
+function jpegSizeFurther(head: Buffer): boolean {
+	return head[0] === 0xff && head[1] === 0xd8 && readImageSize(head) === undefined;
+}
+
+/** Base64 text decoded FILE_HEAD_BYTES at a time (4 characters hold 3 bytes). */
+function* base64Chunks(text: string): Generator<Buffer> {
+	const step = 4 * Math.ceil(FILE_HEAD_BYTES / 3);
+	for (let start = 0; start < text.length; start += step) yield Buffer.from(text.slice(start, start + step), 'base64');
 }
 
 /**

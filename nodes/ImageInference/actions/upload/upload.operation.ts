@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow'
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ImageInput, ImageSource } from '../../input/imageInput';
-import { EDIT_IMAGE_TO_JPEG, FILE_HEAD_BYTES, databaseStoreField, readFileHead, resolveImage } from '../../input/imageInput';
+import { EDIT_IMAGE_TO_JPEG, databaseStoreField, readFileHeadWhole, resolveImage } from '../../input/imageInput';
 import { ImageRefusedError } from '../../input/imageRefused';
 import type { ImageSize } from '../../input/imageSize';
 import { readImageSize } from '../../input/imageSize';
@@ -70,7 +70,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 
 /**
  * Each image is checked before any request: JPEG or PNG, its size known, and every box inside it.
- * Only the file's head is read here (streamed from n8n's store); a file in the database store,
+ * Only the file's head is read here (streamed from n8n's store, up to a JPEG's size however far
+ * it lies); a file in the database store,
  * which reads whole whatever part is asked for, is checked once its bytes are read to be sent.
  */
 export async function checkImage(this: IExecuteFunctions, plan: Pick<ImagePlan<UploadFields>, 'itemIndex' | 'image' | 'fields'>, imagesOfItem: number): Promise<void> {
@@ -83,8 +84,8 @@ export async function checkImage(this: IExecuteFunctions, plan: Pick<ImagePlan<U
 		});
 	}
 	if (image.source !== 'binary' || databaseStoreField.call(this, itemIndex, image) !== undefined) return;
-	const head = await readFileHead.call(this, itemIndex, image.field);
-	const { size } = checkUploadFile.call(this, itemIndex, image, head, head.length < FILE_HEAD_BYTES);
+	const head = await readFileHeadWhole.call(this, itemIndex, image.field);
+	const { size } = checkUploadFile.call(this, itemIndex, image, head.bytes, head.whole);
 	if (size) annotationsFor(plan.fields.annotations, size, itemFailure(this, itemIndex));
 }
 
