@@ -259,7 +259,8 @@ describe('Upload to Project at its edges', () => {
 					status: 400,
 					httpCode: '400',
 					code: 'bad_request',
-					description: 'Nothing was added to the project for this image; running the item again uploads it. Check the image and the options of this item.',
+					description:
+						'Nothing was added to the project for this image but its label names, to the project’s labels where it lacked them; running the item again uploads it. Check the image and the options of this item.',
 				});
 			}
 			expect(calls().filter((call) => call.endsWith('/batches/'))).toHaveLength(1);

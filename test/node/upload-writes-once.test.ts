@@ -107,6 +107,32 @@ describe('Upload to Project writes once', () => {
 		expect(server().storage.requests).toEqual([]);
 	});
 
+	it('the labels call carries only the names of items the project’s type takes: a label refused by the type is not created', async () => {
+		const projectId = server().addProject('object_detection');
+		const { items } = await run(
+			parameters({
+				project: { mode: 'id', value: projectId },
+				annotationSource: (itemIndex: number) => (itemIndex === 1 ? 'classificationLabel' : 'detections'),
+				classificationLabel: 'cat',
+			}),
+			[photo(CAR, 'car.jpg'), photo(DOG, 'dog.jpg')],
+			{ continueOnFail: true },
+		);
+		expect(failureIn(items[1])!.message).toBe(`Project ${projectId} is an object detection project: it takes boxes, not a label`);
+		expect(server().projects(projectId)!.labels.map((label) => label.name)).toEqual(['car']);
+	});
+
+	it('On Error "Stop Workflow": a photo refused at its check after the labels call says the label names were sent', async () => {
+		const projectId = server().addProject('object_detection');
+		const webp = { json: {}, binary: { data: { bytes: fixture('car-120x80.webp'), fileName: 'car.webp', mimeType: 'image/webp' } } };
+		const failure = await failureOf(run(parameters({ project: { mode: 'id', value: projectId }, options: { concurrency: 1 } }), [photo(CAR, 'car.jpg'), webp], { binaryMode: 'database' }));
+		const [record] = server().projects(projectId)!.records;
+		expect(failure).toMatchObject({ itemIndex: 1, message: 'The file in binary field "data" is WEBP: projects take JPEG and PNG' });
+		expect(failure.description).toContain(
+			`Before it stopped, this execution sent the label name "car" to project ${projectId} (added where the project lacked it), and added batch ${record.batchId} "once" in project ${projectId}: item 0 "car.jpg" → record ${record.id}. `,
+		);
+	});
+
 	it('On Error "Stop Workflow": the third of six failing names the records the others made, by item', async () => {
 		const before = records().length;
 		// the first two record calls are answered as usual, the third fails
@@ -117,7 +143,7 @@ describe('Upload to Project writes once', () => {
 		expect(records()).toHaveLength(before + 2);
 		expect(failure.message).toMatch(/^The image was stored \(s3:\/\/\S+\) but its record was not created: The service rejected the request \(400 Bad Request\): quota$/);
 		expect(failure.description).toContain(
-			`Before it stopped, this execution added batch ${first.batchId} "once" in project ${PROJECT}: item 0 "photo-0.jpg" → record ${first.id}, item 1 "photo-1.jpg" → record ${second.id}. ` +
+			`Before it stopped, this execution sent the label name "car" to project ${PROJECT} (added where the project lacked it), and added batch ${first.batchId} "once" in project ${PROJECT}: item 0 "photo-0.jpg" → record ${first.id}, item 1 "photo-1.jpg" → record ${second.id}. ` +
 				'Running the execution again uploads these again: delete them in the dashboard first, or run again only the items not listed.',
 		);
 	});
@@ -133,13 +159,16 @@ describe('Upload to Project writes once', () => {
 		const failure = await failureOf(run(parameters({ options: { concurrency: 1, retries: 1 } }), sixPhotos().slice(0, 4)));
 		const made = records().slice(before);
 		const listed = `item 0 "photo-0.jpg" → record ${made[0].id}, item 1 "photo-1.jpg" → record ${made[1].id}, item 2 "photo-2.jpg" → ${third.replace('R2', made[2]?.id ?? '')}.`;
-		expect(failure.description).toContain(`this execution added batch ${made[0].batchId} "once" in project ${PROJECT}: ${listed} Running the execution again`);
+		expect(failure.description).toContain(`this execution sent the label name "car" to project ${PROJECT} (added where the project lacked it), and added batch ${made[0].batchId} "once" in project ${PROJECT}: ${listed} Running the execution again`);
 	});
 
 	it('On Error "Stop Workflow": a refused batch call leaves nothing, and the error says so', async () => {
 		server().addFault({ match: { call: 'batch' }, times: 1, action: { type: 'status', status: 400, body: { type: 'error', code: 'bad_request', status: 400, message: 'quota', details: [] } } });
 		const failure = await failureOf(run(parameters(), [photo(CAR, 'car.jpg')]));
-		expect(failure.description).toBe('Nothing was added to the project for this image; running the item again uploads it. Check the image and the options of this item. This execution added nothing to any project before it stopped.');
+		expect(failure.description).toBe(
+			'Nothing was added to the project for this image but its label names, to the project’s labels where it lacked them; running the item again uploads it. Check the image and the options of this item. ' +
+				`Before it stopped, this execution sent the label name "car" to project ${PROJECT} (added where the project lacked it), and added no image. Running it again adds no label twice: a name the project has keeps its id.`,
+		);
 	});
 
 	it('On Error "Stop Workflow": a batch whose answer was lost is listed as possibly made', async () => {
@@ -148,7 +177,7 @@ describe('Upload to Project writes once', () => {
 		await new Promise((resolve) => setTimeout(resolve, 600));
 		expect(failure.message).toBe(`Batch "once" may have been created in project ${PROJECT}, but its answer was lost: The service did not answer within 300 ms`);
 		expect(failure.description).toMatch(
-			new RegExp(`^No image was put in it\\. Running the item again creates another batch: delete the empty one in the dashboard if it is there\\. .* Before it stopped, this execution added possibly a batch "once" \\(its answer was lost\\) in project ${PROJECT}: empty\\. `),
+			new RegExp(`^No image was put in it\\. Running the item again creates another batch: delete the empty one in the dashboard if it is there\\. .* Before it stopped, this execution sent the label name "car" to project ${PROJECT} \\(added where the project lacked it\\), and added possibly a batch "once" \\(its answer was lost\\) in project ${PROJECT}: empty\\. `),
 		);
 	});
 

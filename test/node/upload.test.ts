@@ -252,11 +252,11 @@ describe('Upload to Project', () => {
 			expect(calls().filter((call) => call.endsWith('/annotations/'))).toHaveLength(1);
 		});
 
-		it('retries a 503 on any call as Retries says, and gives up when it is 0', async () => {
-			server().addFault({ match: { call: 'record' }, times: 1, action: { type: 'status', status: 503 } });
+		it('retries a 503 on a call that creates nothing as Retries says, and gives up when it is 0', async () => {
+			server().addFault({ match: { call: 'upload' }, times: 1, action: { type: 'status', status: 503 } });
 			const { items } = await run(parameters(), [photo(CAR, 'car.jpg')]);
 			expect(items[0].json.upload).toBeDefined();
-			server().addFault({ match: { call: 'batch' }, times: 1, action: { type: 'status', status: 503 } });
+			server().addFault({ match: { call: 'project' }, times: 1, action: { type: 'status', status: 503 } });
 			const failure = await failureOf(run(parameters({ options: { retries: 0 } }), [photo(CAR, 'car.jpg')]));
 			expect(failure.message).toBe('The service failed (503 Service Unavailable)');
 		});
@@ -317,7 +317,7 @@ describe('Upload to Project', () => {
 			const failure = await failureOf(run(parameters(), [photo(CAR, 'car.jpg')]));
 			expect(failure.message).toBe('The image could not be put into the project’s storage: The storage refused the file (403 Forbidden)');
 			expect(failure.description).toMatch(
-				/^Nothing was added to the project for this image \(batch \S+ exists, empty unless other images went into it\); running the item again uploads it\. The storage URL the service handed out was not accepted \(it may have expired\)\. Run the item again; the credential is not the cause, as the file goes to storage without it\. The storage said: <Error>/,
+				/^Nothing was added to the project for this image \(batch \S+ exists, empty unless other images went into it\) but its label names, to the project’s labels where it lacked them; running the item again uploads it\. The storage URL the service handed out was not accepted \(it may have expired\)\. Run the item again; the credential is not the cause, as the file goes to storage without it\. The storage said: <Error>/,
 			);
 			expect(calls().some((call) => call.endsWith('/datasets/records/'))).toBe(false);
 		});

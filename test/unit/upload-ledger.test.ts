@@ -139,3 +139,25 @@ describe('the records of one name that other items made in a batch', () => {
 		expect(said).not.toContain(`r${MAX_LISTED + 1} `);
 	});
 });
+
+describe('the label names a stopped execution sent', () => {
+	it('with nothing else: running it again adds no label twice', () => {
+		const ledger = new UploadLedger();
+		ledger.labels('p', ['car', 'dog']);
+		expect(ledger.describe()).toBe(
+			'Before it stopped, this execution sent the label names "car" and "dog" to project p (added where the project lacked it), and added no image. Running it again adds no label twice: a name the project has keeps its id.',
+		);
+	});
+
+	it('with batches, and at most MAX_LISTED names per project, the rest counted', () => {
+		const ledger = new UploadLedger();
+		ledger.labels('p', Array.from({ length: MAX_LISTED + 2 }, (_, index) => `l${index}`));
+		ledger.labels('q', ['cat']);
+		ledger.batch('p', 'a', 'b1');
+		const names = Array.from({ length: MAX_LISTED }, (_, index) => `"l${index}"`).join(', ');
+		expect(ledger.describe()).toBe(
+			`Before it stopped, this execution sent the label names ${names} and 2 more to project p, the label name "cat" to project q (added where the project lacked it), and added batch b1 "a" in project p: empty. ${RERUN}`,
+		);
+	});
+});
+

@@ -31,6 +31,12 @@ const STATE_TEXT: Record<RecordState, (record: LedgerRecord) => string> = {
 
 export class UploadLedger {
 	private readonly batches: LedgerBatch[] = [];
+	private readonly labelsSent: Array<{ projectId: string; names: string[] }> = [];
+
+	/** The label names a labels call sent to a project: the project has each of them once it is answered. */
+	labels(projectId: string, names: string[]): void {
+		this.labelsSent.push({ projectId, names });
+	}
 
 	/** A batch the execution created, or (without its id) one it may have created. */
 	batch(projectId: string, name: string, batchId?: string): void {
@@ -64,7 +70,14 @@ export class UploadLedger {
 
 	/** The stopping error's note: every batch and its records by item, bounded in length; the items of records not listed are named as ranges. */
 	describe(): string {
-		if (this.batches.length === 0) return 'This execution added nothing to any project before it stopped.';
+		if (this.batches.length === 0 && this.labelsSent.length === 0) return 'This execution added nothing to any project before it stopped.';
+		const labels = this.labelsSent.map(({ projectId, names }) => {
+			const quoted = names.slice(0, MAX_LISTED).map((name) => JSON.stringify(name));
+			const said = names.length > MAX_LISTED ? `${quoted.join(', ')} and ${names.length - MAX_LISTED} more` : inWords(quoted);
+			return `the label name${names.length === 1 ? '' : 's'} ${said} to project ${projectId}`;
+		});
+		const sent = labels.length ? `sent ${labels.join(', ')} (added where the project lacked it), and ` : '';
+		if (this.batches.length === 0) return `Before it stopped, this execution ${sent}added no image. Running it again adds no label twice: a name the project has keeps its id.`;
 		let recordsLeft = MAX_LISTED;
 		const itemsNotListed: number[] = [];
 		const listed = this.batches.slice(0, MAX_LISTED).map((batch) => {
@@ -83,7 +96,7 @@ export class UploadLedger {
 		const moreBatches = batchesNotListed ? `${batchesNotListed} more batch${batchesNotListed === 1 ? '' : 'es'}` : '';
 		const more = moreRecords && moreBatches ? `${moreRecords}, and ${moreBatches}` : moreRecords || moreBatches;
 		return (
-			`Before it stopped, this execution added ${listed.join('; ')}${more ? `; and ${more}` : ''}. ` +
+			`Before it stopped, this execution ${sent}added ${listed.join('; ')}${more ? `; and ${more}` : ''}. ` +
 			'Running the execution again uploads these again: delete them in the dashboard first, or run again only the items not listed.'
 		);
 	}

@@ -7,6 +7,8 @@ import type { ProjectType } from '../../projectContract';
 import { PROJECT_TYPES, createdAnswerSchema, labelsAnswerSchema, projectAnswerSchema, projectPaths } from '../../projectContract';
 import type { CallSettings } from '../../transport';
 import { mayHaveBeenDone, requestServiceCall } from '../../transport';
+import type { WantedAnnotations } from './annotations';
+import { refusalFor } from './annotations';
 import { UploadLedger } from './ledger';
 
 /**
@@ -23,12 +25,12 @@ export class ProjectSession {
 	readonly ledger = new UploadLedger();
 
 	/**
-	 * @param labelsNeeded every label name the execution's items give, per project, in first-seen order
+	 * @param annotationsWanted the annotations of every image of the execution that passed its checks, per project, in item order
 	 */
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly serviceUrl: string,
-		private readonly labelsNeeded: Map<string, Set<string>>,
+		private readonly annotationsWanted: Map<string, WantedAnnotations[]>,
 	) {}
 
 	async projectType(projectId: string, call: CallSettings): Promise<ProjectType> {
@@ -79,10 +81,11 @@ export class ProjectSession {
 	 * has) in one call. Sent again after a lost answer: a name the project has keeps its id (the SDK
 	 * relies on it, creating the labels it names on every upload), so a second call adds nothing.
 	 */
-	async labelIds(projectId: string, call: CallSettings): Promise<Map<string, string>> {
+	async labelIds(projectId: string, projectType: ProjectType, call: CallSettings): Promise<Map<string, string>> {
 		return await once(this.context, this.labels, projectId, call.itemIndex, async () => {
-			// startExecution listed every project of the execution's images
-			const names = [...this.labelsNeeded.get(projectId)!];
+			// startExecution listed every project of the execution's images; an image the project's type refuses gives no name
+			const names = labelNames(this.annotationsWanted.get(projectId)!.filter((wanted) => refusalFor(wanted, projectType, projectId) === undefined));
+			this.ledger.labels(projectId, names);
 			const { value } = await requestServiceCall.call(this.context, {
 				...call,
 				method: 'POST',
@@ -95,6 +98,16 @@ export class ProjectSession {
 			return new Map(value.map((label: { id: string; name: string }) => [label.name, label.id]));
 		});
 	}
+}
+
+/** The label names annotations give, each once, in first-seen order. */
+function labelNames(wanted: WantedAnnotations[]): string[] {
+	const names = new Set<string>();
+	for (const annotations of wanted) {
+		if (annotations.source === 'classificationLabel') names.add(annotations.label);
+		if (annotations.source === 'detections') for (const box of annotations.boxes) names.add(box.label);
+	}
+	return [...names];
 }
 
 /** How a 404 from a project's calls reads. */

@@ -12,7 +12,7 @@ import { outputItem, passedThroughBinaries } from '../../output/outputItem';
 import { runsAsTool } from '../../output/toolResult';
 import { readProjectId } from '../../parameters/projectId';
 import { readOptionalBoolean, readOptions, readText } from '../../parameters/readers';
-import type { RecordRequest, UploadContentType } from '../../projectContract';
+import type { ProjectType, RecordRequest, UploadContentType } from '../../projectContract';
 import { UPLOAD_CONTENT_TYPES, annotationsAnswerSchema, createdAnswerSchema, projectPaths, uploadAnswerSchema } from '../../projectContract';
 import type { CallSettings } from '../../transport';
 import { mayHaveBeenDone, requestServiceCall } from '../../transport';
@@ -89,16 +89,18 @@ export async function checkImage(this: IExecuteFunctions, plan: Pick<ImagePlan<U
 	if (size) annotationsFor(plan.fields.annotations, size, itemFailure(this, itemIndex));
 }
 
-/** One labels call per project and execution: it gets every name the execution's items give for that project. */
+/**
+ * One labels call per project and execution: it gets every name the execution's images that passed
+ * their checks give for that project (an image in the database store is checked when it is read,
+ * so its names are sent though it may be refused then; the stopping error says what was sent).
+ */
 export function startExecution(this: IExecuteFunctions, plans: Array<ImagePlan<UploadFields>>, context: ExecutionContext): void {
-	const labelsNeeded = new Map<string, Set<string>>();
+	const annotationsWanted = new Map<string, WantedAnnotations[]>();
 	for (const { fields } of plans) {
-		const names = labelsNeeded.get(fields.projectId) ?? labelsNeeded.set(fields.projectId, new Set()).get(fields.projectId)!;
-		const { annotations } = fields;
-		if (annotations.source === 'classificationLabel') names.add(annotations.label);
-		if (annotations.source === 'detections') for (const box of annotations.boxes) names.add(box.label);
+		const wanted = annotationsWanted.get(fields.projectId) ?? annotationsWanted.set(fields.projectId, []).get(fields.projectId)!;
+		wanted.push(fields.annotations);
 	}
-	sessions.set(context, new ProjectSession(this, context.serviceUrl, labelsNeeded));
+	sessions.set(context, new ProjectSession(this, context.serviceUrl, annotationsWanted));
 }
 
 /** The execution stops at a failed image (On Error "Stop Workflow"): its error says what the execution added. */
@@ -128,16 +130,18 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 	const projectType = await explained(this, itemIndex, session.projectType(projectId, call), { whatExists: 'Nothing was added to any project for this image.' });
 	const refusal = refusalFor(fields.annotations, projectType, projectId);
 	if (refusal) throw new NodeOperationError(this.getNode(), refusal.message, { itemIndex, description: refusal.description });
-	const labelIds = annotations.length > 0 ? await resolveLabels.call(this, session, projectId, annotations, call) : undefined;
+	const labelIds = annotations.length > 0 ? await resolveLabels.call(this, session, projectId, projectType, annotations, call) : undefined;
+	// the labels call adds names to the project's labels before anything else is created
+	const nothingElse = labelIds ? ' but its label names, to the project’s labels where it lacked them' : '';
 	const batchId = await explained(this, itemIndex, session.batchId(projectId, fields.batchName, call), {
-		whatExists: 'Nothing was added to the project for this image; running the item again uploads it.',
+		whatExists: `Nothing was added to the project for this image${nothingElse}; running the item again uploads it.`,
 		ifMaybeDone: {
 			failed: `Batch "${fields.batchName}" may have been created in project ${projectId}, but its answer was lost`,
 			whatExists: 'No image was put in it. Running the item again creates another batch: delete the empty one in the dashboard if it is there.',
 		},
 	});
 
-	const nothingCreated = `Nothing was added to the project for this image${batchIdNote(batchId)}; running the item again uploads it.`;
+	const nothingCreated = `Nothing was added to the project for this image${batchIdNote(batchId)}${nothingElse}; running the item again uploads it.`;
 	const name = uploadName(plan.image.fileName, file.contentType);
 	const { value: place } = await explained(
 		this,
@@ -241,11 +245,12 @@ async function resolveLabels(
 	this: IExecuteFunctions,
 	session: ProjectSession,
 	projectId: string,
+	projectType: ProjectType,
 	annotations: LabelledAnnotation[],
 	call: CallSettings,
 ): Promise<Map<string, string>> {
 	const whatExists = 'Nothing was added to the project for this image (a label the call made, if any, keeps its id when the item runs again); running the item again uploads it.';
-	const labelIds = await explained(this, call.itemIndex, session.labelIds(projectId, call), { failed: 'The labels could not be created', whatExists });
+	const labelIds = await explained(this, call.itemIndex, session.labelIds(projectId, projectType, call), { failed: 'The labels could not be created', whatExists });
 	const missing = annotations.find(({ label }) => !labelIds.has(label));
 	if (missing) {
 		throw new NodeOperationError(this.getNode(), `The service did not return an id for the label "${missing.label}"`, { itemIndex: call.itemIndex, description: whatExists });
