@@ -171,6 +171,12 @@ describe('Upload to Project writes once', () => {
 		);
 	});
 
+	it('without annotations no label names are sent, and a refused batch call says nothing was added', async () => {
+		server().addFault({ match: { call: 'batch' }, times: 1, action: { type: 'status', status: 400, body: { type: 'error', code: 'bad_request', status: 400, message: 'quota', details: [] } } });
+		const failure = await failureOf(run(parameters({ annotationSource: 'none' }), [photo(CAR, 'car.jpg')]));
+		expect(failure.description).toBe('Nothing was added to the project for this image; running the item again uploads it. Check the image and the options of this item. This execution added nothing to any project before it stopped.');
+	});
+
 	it('On Error "Stop Workflow": a batch whose answer was lost is listed as possibly made', async () => {
 		server().addFault({ match: { call: 'batch' }, times: 1, action: { type: 'delay', ms: 700 } });
 		const failure = await failureOf(run(parameters({ options: { timeout: 300 } }), [photo(CAR, 'car.jpg')]));

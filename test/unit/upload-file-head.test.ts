@@ -83,6 +83,13 @@ describe('a file’s head', () => {
 		expect(taken.bytes).toBe(256 * KB);
 	});
 
+	it('a file that starts as a JPEG marker does but is none is not read past the head', async () => {
+		const notJpeg = Buffer.concat([Buffer.from([0xff, 0x00]), Buffer.alloc(700 * KB)]);
+		const { read, taken } = holding(notJpeg, 'stream');
+		expect((await read()).bytes).toHaveLength(FILE_HEAD_BYTES);
+		expect(taken.bytes).toBe(256 * KB);
+	});
+
 	it('the stream is closed once the head is read', async () => {
 		const { read, taken } = holding(Buffer.concat([CAR, Buffer.alloc(600 * KB)]), 'stream');
 		await read();
