@@ -118,6 +118,8 @@ describe('a call that creates something (idempotent: false)', () => {
 	it.each([
 		['a 500', { status: 500, body: 'boom' }, 'The service failed (500 Internal Server Error)'],
 		['a 502', { status: 502 }, 'The service failed (502 Bad Gateway)'],
+		// a gateway answers 503 after the backend did the work as well (a request time-out at the proxy)
+		['a 503', { status: 503 }, 'The service failed (503 Service Unavailable)'],
 		['a dropped connection', reset(), 'The connection to the service was reset before it answered'],
 	])('after %s, it is not sent again, and its error says it may have been done', async (_name, failure, message) => {
 		const { context, calls } = contextAnsweringInTurn([failure, { status: 201, body: '{"id":"r1"}' }]);
@@ -134,12 +136,13 @@ describe('a call that creates something (idempotent: false)', () => {
 		expect(mayHaveBeenDone(error)).toBe(true);
 	});
 
-	it('after a 503 it is sent again, and a last 503 is not said to have been done', async () => {
-		const { context, calls } = contextAnsweringInTurn([{ status: 503 }, { status: 503 }, { status: 503 }]);
+	it('after a 429 it is sent again (a rate limit refuses before any work), and a last 429 is not said to have been done', async () => {
+		const { context, calls } = contextAnsweringInTurn([{ status: 429 }, { status: 429 }, { status: 429 }]);
 		const error = (await create(context, false).catch((caught: unknown) => caught)) as NodeApiError;
 		expect(calls).toHaveLength(3);
 		expect(mayHaveBeenDone(error)).toBe(false);
-		expect(error.description).toBe('The service gave no reason.');
+		expect(error.message).toBe('The service is rate-limiting requests (429 Too Many Requests) (gave up after 3 attempts)');
+		expect(error.description).toBe('The service gave no reason. Lower "Concurrency" or raise "Retries".');
 	});
 
 	it('a call that may be sent twice (the default) is sent again after a 502 and a dropped connection', async () => {
