@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { z } from 'zod';
 
 import { asNodeError } from '../../output/failureItem';
 
@@ -57,15 +58,11 @@ export class ProjectSession {
 	async batchId(projectId: string, name: string, call: CallSettings): Promise<string> {
 		return await once(this.context, this.batches, JSON.stringify([projectId, name]), call.itemIndex, async () => {
 			try {
-				const { value } = await requestServiceCall.call(this.context, {
-					...call,
-					method: 'POST',
+				const { value } = await postToProject.call(this.context, call, { serviceUrl: this.serviceUrl, projectId }, {
 					url: projectPaths.batches(projectId),
-					body: async () => Buffer.from(JSON.stringify({ name })),
+					payload: { name },
 					resultSchema: createdAnswerSchema,
-					host: this.serviceUrl,
-					answeredBy: projectNotFound(projectId),
-					idempotent: false,
+					creates: true,
 				});
 				this.ledger.batch(projectId, name, value.id);
 				return value.id;
@@ -86,14 +83,10 @@ export class ProjectSession {
 			// startExecution listed every project of the execution's images; an image the project's type refuses gives no name
 			const names = labelNames(this.annotationsWanted.get(projectId)!.filter((wanted) => refusalFor(wanted, projectType, projectId) === undefined));
 			this.ledger.labels(projectId, names);
-			const { value } = await requestServiceCall.call(this.context, {
-				...call,
-				method: 'POST',
+			const { value } = await postToProject.call(this.context, call, { serviceUrl: this.serviceUrl, projectId }, {
 				url: projectPaths.labels(projectId),
-				body: async () => Buffer.from(JSON.stringify(names.map((name) => ({ name })))),
+				payload: names.map((name) => ({ name })),
 				resultSchema: labelsAnswerSchema,
-				host: this.serviceUrl,
-				answeredBy: projectNotFound(projectId),
 			});
 			return new Map(value.map((label: { id: string; name: string }) => [label.name, label.id]));
 		});
@@ -108,6 +101,28 @@ function labelNames(wanted: WantedAnnotations[]): string[] {
 		if (annotations.source === 'detections') for (const box of annotations.boxes) names.add(box.label);
 	}
 	return [...names];
+}
+
+/**
+ * A JSON POST to a project's call through the credential. `creates`: the call makes something the
+ * service keeps (a batch, a record, annotations), so it is not sent again when it may have been done.
+ */
+export async function postToProject<TSchema extends z.ZodTypeAny>(
+	this: IExecuteFunctions,
+	call: CallSettings,
+	project: { serviceUrl: string; projectId: string },
+	request: { url: string; payload: unknown; resultSchema: TSchema; creates?: boolean },
+) {
+	return await requestServiceCall.call(this, {
+		...call,
+		method: 'POST',
+		url: request.url,
+		body: async () => Buffer.from(JSON.stringify(request.payload)),
+		resultSchema: request.resultSchema,
+		host: project.serviceUrl,
+		answeredBy: projectNotFound(project.projectId),
+		idempotent: request.creates !== true,
+	});
 }
 
 /** How a 404 from a project's calls reads. */

@@ -20,7 +20,7 @@ import type { ExecutionContext, ImagePlan, MakeOutputItems, Operation } from '..
 import type { LabelledAnnotation, WantedAnnotations } from './annotations';
 import { annotationsFor, readAnnotations, refusalFor } from './annotations';
 import type { RecordState } from './ledger';
-import { ProjectSession, projectNotFound } from './projectSession';
+import { ProjectSession, postToProject } from './projectSession';
 import { description } from './upload.description';
 
 export interface UploadFields {
@@ -121,7 +121,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 	const { itemIndex, fields } = plan;
 	const { projectId } = fields;
 	const call: CallSettings = { itemIndex, settings: plan.settings, redact: context.redact };
-	const service = { host: context.serviceUrl, answeredBy: projectNotFound(projectId) };
+	const project = { serviceUrl: context.serviceUrl, projectId };
 
 	const bytes = await readWholeFile.call(this, plan, context);
 	const file = checkUploadFile.call(this, itemIndex, plan.image, bytes, true);
@@ -146,14 +146,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 	const { value: place } = await explained(
 		this,
 		itemIndex,
-		requestServiceCall.call(this, {
-			...call,
-			...service,
-			method: 'POST',
-			url: projectPaths.upload(),
-			body: async () => Buffer.from(JSON.stringify({ name, content_type: file.contentType })),
-			resultSchema: uploadAnswerSchema,
-		}),
+		postToProject.call(this, call, project, { url: projectPaths.upload(), payload: { name, content_type: file.contentType }, resultSchema: uploadAnswerSchema }),
 		{ whatExists: nothingCreated },
 	);
 	await explained(
@@ -184,15 +177,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 	const { value: created } = await explained(
 		this,
 		itemIndex,
-		requestServiceCall.call(this, {
-			...call,
-			...service,
-			method: 'POST',
-			url: projectPaths.records(projectId),
-			body: async () => Buffer.from(JSON.stringify(record)),
-			resultSchema: createdAnswerSchema,
-			idempotent: false,
-		}),
+		postToProject.call(this, call, project, { url: projectPaths.records(projectId), payload: record, resultSchema: createdAnswerSchema, creates: true }),
 		{
 			failed: `The image was stored (${place.uri}) but its record was not created`,
 			whatExists: nothingCreated,
@@ -210,15 +195,11 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 		await explained(
 			this,
 			itemIndex,
-			requestServiceCall.call(this, {
-				...call,
-				...service,
-				method: 'POST',
+			postToProject.call(this, call, project, {
 				url: projectPaths.annotations(projectId),
-				body: async () =>
-					Buffer.from(JSON.stringify({ dataset_record_id: recordId, annotations: annotations.map(({ label, annotation }) => ({ annotation, label_id: labelIds.get(label) })) })),
+				payload: { dataset_record_id: recordId, annotations: annotations.map(({ label, annotation }) => ({ annotation, label_id: labelIds.get(label) })) },
 				resultSchema: annotationsAnswerSchema,
-				idempotent: false,
+				creates: true,
 			}),
 			{
 				failed: `${without}: the annotations call failed`,
