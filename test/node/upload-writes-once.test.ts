@@ -107,6 +107,34 @@ describe('Upload to Project writes once', () => {
 		expect(server().storage.requests).toEqual([]);
 	});
 
+	describe('an image without boxes before one with boxes', () => {
+		const plainThenBoxed = () => [photo(CAR, 'plain.jpg'), photo(CAR, 'boxed.jpg')];
+		const boxesOfItem = (itemIndex: number) => (itemIndex === 0 ? [] : [CAR_BOX]);
+		const callsOfProject = (from: number) =>
+			server()
+				.requests.slice(from)
+				.map((request) => request.call)
+				.filter((call) => call !== undefined);
+
+		it('waits for the labels call: nothing is created in the project before it is answered', async () => {
+			const from = server().requests.length;
+			const { items } = await run(parameters({ detections: boxesOfItem, options: { concurrency: 1 } }), plainThenBoxed());
+			expect(items.map((item) => (item.json.upload as IDataObject).annotationCount)).toEqual([0, 1]);
+			expect(callsOfProject(from).slice(0, 3)).toEqual(['project', 'labels', 'batch']);
+		});
+
+		it('a refused labels call fails only the image that needed it: the image without boxes is uploaded whole', async () => {
+			const before = records().length;
+			server().addFault({ match: { call: 'labels' }, action: { type: 'status', status: 400, body: { type: 'error', code: 'bad_request', status: 400, message: 'too many labels', details: [] } } });
+			const { items } = await run(parameters({ detections: boxesOfItem, options: { concurrency: 1 } }), plainThenBoxed(), { continueOnFail: true });
+			server().clearFaults();
+			expect(failureIn(items[0])).toBeUndefined();
+			expect(items[0].json.upload).toMatchObject({ fileName: 'plain.jpg', annotationCount: 0 });
+			expect(failureIn(items[1])!.message).toBe('The labels could not be created: The service rejected the request (400 Bad Request): too many labels');
+			expect(records().slice(before).map((record) => record.name)).toEqual(['plain.jpg']);
+		});
+	});
+
 	it('the labels call carries only the names of items the project’s type takes: a label refused by the type is not created', async () => {
 		const projectId = server().addProject('object_detection');
 		const { items } = await run(

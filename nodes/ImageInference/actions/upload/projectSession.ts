@@ -80,8 +80,7 @@ export class ProjectSession {
 	 */
 	async labelIds(projectId: string, projectType: ProjectType, call: CallSettings): Promise<Map<string, string>> {
 		return await once(this.context, this.labels, projectId, call.itemIndex, async () => {
-			// startExecution listed every project of the execution's images; an image the project's type refuses gives no name
-			const names = labelNames(this.annotationsWanted.get(projectId)!.filter((wanted) => refusalFor(wanted, projectType, projectId) === undefined));
+			const names = this.labelNames(projectId, projectType);
 			this.ledger.labels(projectId, names);
 			const { value } = await postToProject.call(this.context, call, { serviceUrl: this.serviceUrl, projectId }, {
 				url: projectPaths.labels(projectId),
@@ -90,6 +89,21 @@ export class ProjectSession {
 			});
 			return new Map(value.map((label: { id: string; name: string }) => [label.name, label.id]));
 		});
+	}
+
+	/**
+	 * For an image without annotations: waits for the project's labels call, when the execution
+	 * makes one, whatever its answer (the image needs no label id), so nothing is created in a
+	 * project before its labels call is answered, whichever image comes first.
+	 */
+	async labelsAnswered(projectId: string, projectType: ProjectType, call: CallSettings): Promise<void> {
+		if (this.labelNames(projectId, projectType).length === 0) return;
+		await this.labelIds(projectId, projectType, call).catch(() => undefined);
+	}
+
+	/** The label names of the execution's images for a project (startExecution listed every project); an image the project's type refuses gives none. */
+	private labelNames(projectId: string, projectType: ProjectType): string[] {
+		return labelNames(this.annotationsWanted.get(projectId)!.filter((wanted) => refusalFor(wanted, projectType, projectId) === undefined));
 	}
 }
 

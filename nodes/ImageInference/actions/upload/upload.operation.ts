@@ -131,6 +131,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 	const refusal = refusalFor(fields.annotations, projectType, projectId);
 	if (refusal) throw new NodeOperationError(this.getNode(), refusal.message, { itemIndex, description: refusal.description });
 	const labelIds = annotations.length > 0 ? await resolveLabels.call(this, session, projectId, projectType, annotations, call) : undefined;
+	if (!labelIds) await session.labelsAnswered(projectId, projectType, call);
 	// the labels call adds names to the project's labels before anything else is created
 	const nothingElse = labelIds ? ' but its label names, to the project’s labels where it lacked them' : '';
 	const batchId = await explained(this, itemIndex, session.batchId(projectId, fields.batchName, call), {
