@@ -96,9 +96,9 @@ export class ProjectSession {
 	 * makes one, whatever its answer (the image needs no label id), so nothing is created in a
 	 * project before its labels call is answered, whichever image comes first.
 	 */
-	async labelsAnswered(projectId: string, projectType: ProjectType, call: CallSettings): Promise<void> {
-		if (this.labelNames(projectId, projectType).length === 0) return;
-		await this.labelIds(projectId, projectType, call).catch(() => undefined);
+	async labelsAnswered(projectId: string, projectType: ProjectType, call: CallSettings): Promise<undefined> {
+		if (this.labelNames(projectId, projectType).length > 0) await this.labelIds(projectId, projectType, call).catch(() => undefined);
+		return undefined;
 	}
 
 	/** The label names of the execution's images for a project (startExecution listed every project); an image the project's type refuses gives none. */

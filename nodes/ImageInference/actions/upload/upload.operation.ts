@@ -130,8 +130,8 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 	const projectType = await explained(this, itemIndex, session.projectType(projectId, call), { whatExists: 'Nothing was added to any project for this image.' });
 	const refusal = refusalFor(fields.annotations, projectType, projectId);
 	if (refusal) throw new NodeOperationError(this.getNode(), refusal.message, { itemIndex, description: refusal.description });
-	const labelIds = annotations.length > 0 ? await resolveLabels.call(this, session, projectId, projectType, annotations, call) : undefined;
-	if (!labelIds) await session.labelsAnswered(projectId, projectType, call);
+	const labelIds =
+		annotations.length > 0 ? await resolveLabels.call(this, session, projectId, projectType, annotations, call) : await session.labelsAnswered(projectId, projectType, call);
 	// the labels call adds names to the project's labels before anything else is created
 	const nothingElse = labelIds ? ' but its label names, to the project’s labels where it lacked them' : '';
 	const batchId = await explained(this, itemIndex, session.batchId(projectId, fields.batchName, call), {
