@@ -80,7 +80,7 @@ export class ProjectSession {
 	 */
 	async labelIds(projectId: string, projectType: ProjectType, call: CallSettings): Promise<Map<string, string>> {
 		return await once(this.context, this.labels, projectId, call.itemIndex, async () => {
-			const names = this.labelNames(projectId, projectType);
+			const names = this.namesFor(projectId, projectType);
 			this.ledger.labels(projectId, names);
 			const { value } = await postToProject.call(this.context, call, { serviceUrl: this.serviceUrl, projectId }, {
 				url: projectPaths.labels(projectId),
@@ -97,12 +97,12 @@ export class ProjectSession {
 	 * project before its labels call is answered, whichever image comes first.
 	 */
 	async labelsAnswered(projectId: string, projectType: ProjectType, call: CallSettings): Promise<undefined> {
-		if (this.labelNames(projectId, projectType).length > 0) await this.labelIds(projectId, projectType, call).catch(() => undefined);
+		if (this.namesFor(projectId, projectType).length > 0) await this.labelIds(projectId, projectType, call).catch(() => undefined);
 		return undefined;
 	}
 
 	/** The label names of the execution's images for a project (startExecution listed every project); an image the project's type refuses gives none. */
-	private labelNames(projectId: string, projectType: ProjectType): string[] {
+	private namesFor(projectId: string, projectType: ProjectType): string[] {
 		return labelNames(this.annotationsWanted.get(projectId)!.filter((wanted) => refusalFor(wanted, projectType, projectId) === undefined));
 	}
 }
