@@ -69,6 +69,8 @@ describe('Track Objects Across Looks, through the node', () => {
 	it('keeps each car’s id across looks kept in static data, reports the overstay once and the departure with its stay', async () => {
 		const staticData: IDataObject = {};
 		let now = Date.parse('2026-11-27T08:00:00.000Z');
+		// the key's ids start at its first tracked look's time in milliseconds
+		const [car1, car2] = [now, now + 1];
 		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
 		try {
 			const look = async (detections: Detection[], minutesLater: number) => {
@@ -93,33 +95,32 @@ describe('Track Objects Across Looks, through the node', () => {
 					secondsInZones,
 				})),
 			).toEqual([
-				{ trackId: 1, seenForSeconds: 0, secondsInZones: { 'no-parking': 0 } },
-				{ trackId: 2, seenForSeconds: 0, secondsInZones: {} },
+				{ trackId: car1, seenForSeconds: 0, secondsInZones: { 'no-parking': 0 } },
+				{ trackId: car2, seenForSeconds: 0, secondsInZones: {} },
 			]);
+			// the key's first look: the cars standing there are tracked, not arrivals, as the comparison reports nothing
+			expect(first.comparison).toMatchObject({ changed: false, reason: 'first look for this key: nothing to compare with yet' });
 			expect(first.tracking).toMatchObject({
-				arrivals: [
-					{ trackId: 1, label: 'car', zones: ['no-parking'] },
-					{ trackId: 2, label: 'car', zones: [] },
-				],
-				arrivalsByLabel: { car: 2 },
-				arrivalsByZone: { 'no-parking': { car: 1 } },
+				arrivals: [],
+				arrivalsByLabel: {},
+				arrivalsByZone: {},
 				overstays: [],
 				newOverstayCount: 0,
 			});
 			// the service lists them the other way round, the cars a little moved
 			const second = await look([car(0.61), car(0.11)], 3);
-			expect(second.detections.map((detection) => detection.trackId)).toEqual([2, 1]);
+			expect(second.detections.map((detection) => detection.trackId)).toEqual([car2, car1]);
 			// the parked car missed for a look keeps its id
 			await look([car(0.6)], 3);
 			const back = await look([car(0.1), car(0.6)], 1);
 			expect(back.detections.map((detection) => [detection.trackId, detection.seenForSeconds])).toEqual([
-				[1, 420],
-				[2, 420],
+				[car1, 420],
+				[car2, 420],
 			]);
 			expect(back.tracking).toMatchObject({
 				overstays: [
 					{
-						trackId: 1,
+						trackId: car1,
 						zone: 'no-parking',
 						stayedSeconds: 420,
 						limitMinutes: 5,
@@ -134,13 +135,13 @@ describe('Track Objects Across Looks, through the node', () => {
 				newOverstayCount: 2,
 				overstays: [
 					{
-						trackId: 1,
+						trackId: car1,
 						zone: null,
 						stayedSeconds: 660,
 						alreadyReported: false,
 					},
-					{ trackId: 1, zone: 'no-parking', alreadyReported: true },
-					{ trackId: 2, zone: null, alreadyReported: false },
+					{ trackId: car1, zone: 'no-parking', alreadyReported: true },
+					{ trackId: car2, zone: null, alreadyReported: false },
 				],
 			});
 			await look([car(0.6)], 1);
@@ -148,7 +149,7 @@ describe('Track Objects Across Looks, through the node', () => {
 			expect(left.tracking).toMatchObject({
 				departed: [
 					{
-						trackId: 1,
+						trackId: car1,
 						label: 'car',
 						zones: ['no-parking'],
 						firstSeenAt: '2026-11-27T08:00:00.000Z',
@@ -169,18 +170,24 @@ describe('Track Objects Across Looks, through the node', () => {
 
 	it('one item per object: each carries its own trackId beside the look’s tracking', async () => {
 		answer([car(0.1), car(0.6)]);
-		const { items } = await run(
-			detectParameters(server(), {
-				options: tracking(),
-				outputItems: 'object',
-			}),
-			[frame()],
-			{ staticData: {} },
-		);
-		expect(items.map((item) => [item.json.trackId, (item.json.tracking as IDataObject).tracked])).toEqual([
-			[1, 2],
-			[2, 2],
-		]);
+		const now = Date.parse('2026-11-27T08:00:00.000Z');
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+		try {
+			const { items } = await run(
+				detectParameters(server(), {
+					options: tracking(),
+					outputItems: 'object',
+				}),
+				[frame()],
+				{ staticData: {} },
+			);
+			expect(items.map((item) => [item.json.trackId, (item.json.tracking as IDataObject).tracked])).toEqual([
+				[now, 2],
+				[now + 1, 2],
+			]);
+		} finally {
+			clock.mockRestore();
+		}
 	});
 
 	it('without Track Objects Across Looks, detections and the item have no tracking fields', async () => {
@@ -201,10 +208,13 @@ describe('Track Objects Across Looks, through the node', () => {
 	});
 
 	it('without zones, no seconds in zones and no arrivals per zone', async () => {
-		answer([car(0.1)]);
+		const staticData: IDataObject = {};
 		const options = { compareWithPreviousLook: true, trackObjects: true, outputImages: 'none' };
-		const { items } = await run(detectParameters(server(), { options }), [frame()], { staticData: {} });
-		expect((items[0].json.detections as IDataObject[])[0]).toEqual(expect.objectContaining({ trackId: 1, seenForSeconds: 0 }));
+		answer([]);
+		await run(detectParameters(server(), { options }), [frame()], { staticData });
+		answer([car(0.1)]);
+		const { items } = await run(detectParameters(server(), { options }), [frame()], { staticData });
+		expect((items[0].json.detections as IDataObject[])[0]).toEqual(expect.objectContaining({ seenForSeconds: 0 }));
 		expect((items[0].json.detections as IDataObject[])[0]).not.toHaveProperty('secondsInZones');
 		expect(items[0].json.tracking).toMatchObject({ arrivalsByLabel: { car: 1 } });
 		expect(items[0].json.tracking).not.toHaveProperty('arrivalsByZone');
@@ -223,8 +233,8 @@ describe('Track Objects Across Looks, through the node', () => {
 			await look([car(0.1), car(0.6)]);
 			now += 90_000;
 			expect(await look([car(0.1)])).toMatchObject({
-				overstays: [{ trackId: 1, label: 'car', zone: null, minutes: 1.5, new: true }],
-				departed: [{ trackId: 2, label: 'car', minutes: 0 }],
+				overstays: [{ trackId: Date.parse('2026-11-27T08:00:00.000Z'), label: 'car', zone: null, minutes: 1.5, new: true }],
+				departed: [{ trackId: Date.parse('2026-11-27T08:00:00.000Z') + 1, label: 'car', minutes: 0 }],
 				staysNotListed: 0,
 			});
 			// 60 objects of long labels, all staying too long: the result keeps to its cap

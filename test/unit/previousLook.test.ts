@@ -431,16 +431,6 @@ describe('Compare With Previous Look: Cooldown Scope', () => {
 });
 
 describe('Compare With Previous Look: saved looks and settings', () => {
-	it('a look saved with one cooldown for the key (reportedAt) holds back every kind of change until it ends, then is dropped', () => {
-		const store: IDataObject = { looks: { gate: { seenAt: '2026-05-01T08:00:00.000Z', counts: { car: 1 }, reportedAt: '2026-05-01T08:00:00.000Z' } } };
-		const cooled = watchOf({ key: 'gate', cooldownMs: 10 * MINUTE });
-		expect(compareWithPreviousLook(store, cooled, { counts: { car: 2 } }, T0 + MINUTE)).toMatchObject({ changed: false, cooldownUntil: '2026-05-01T08:10:00.000Z', heldBack: [{ kind: 'arrival', until: '2026-05-01T08:10:00.000Z' }] });
-		expect(compareWithPreviousLook(store, cooled, { counts: {} }, T0 + 2 * MINUTE)).toMatchObject({ changed: false, heldBack: [{ kind: 'departure', until: '2026-05-01T08:10:00.000Z' }] });
-		expect(store.looks).toMatchObject({ gate: { reportedAt: '2026-05-01T08:00:00.000Z' } });
-		expect(compareWithPreviousLook(store, cooled, { counts: {} }, T0 + 10 * MINUTE)).toMatchObject({ changed: true, disappeared: ['car'], cooldownUntil: '2026-05-01T08:20:00.000Z' });
-		expect(store.looks).toEqual({ gate: { seenAt: '2026-05-01T08:10:00.000Z', counts: {}, cooldowns: { '["departure"]': '2026-05-01T08:10:00.000Z' } } });
-	});
-
 	it('under other settings the look is the new baseline: a drop counted for Departure After Looks starts again', () => {
 		const store: IDataObject = {};
 		const before = watchOf({ key: 'gate', cooldownMs: 0, departureAfterLooks: 2, settings: 'a' });

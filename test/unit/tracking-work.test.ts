@@ -7,6 +7,8 @@ import type { TrackedObject, TrackingSettings } from '../../nodes/ImageInference
 import { defaultTrackingSettings, newTrackingState, trackObjects } from '../../nodes/ImageInference/pipeline/tracking';
 
 const T0 = Date.parse('2026-11-28T08:00:00Z');
+/** A key's tracks with ids counted from 1, as a key whose tracks were saved counting from 1 goes on. */
+const countedFromOne = () => ({ ...newTrackingState(T0), nextId: 1 });
 const MINUTE = 60_000;
 const car = (x: number, y = 0.5, width = 0.1, zones?: string[]): TrackedObject => ({ label: 'car', relativeBox: { x, y, width, height: 0.1 }, ...(zones ? { zones } : {}) });
 
@@ -24,7 +26,7 @@ describe('A look of tracking', () => {
 	const settings = defaultTrackingSettings('UTC', false);
 
 	it('matches the pairs a track and a detection share with no other without sorting them', () => {
-		const state = newTrackingState(T0);
+		const state = countedFromOne();
 		const row = [car(0.1), car(0.3), car(0.5), car(0.7)];
 		trackObjects(state, row, settings, T0);
 		const { result, sorted } = sortedLists(() => trackObjects(state, row.map((object) => car(object.relativeBox.x + 0.01)), settings, T0 + MINUTE));
@@ -33,7 +35,7 @@ describe('A look of tracking', () => {
 	});
 
 	it('sorts only the pairs that share a track or a detection with another pair', () => {
-		const state = newTrackingState(T0);
+		const state = countedFromOne();
 		trackObjects(state, [car(0.1, 0.5, 0.2), car(0.25, 0.5, 0.2), car(0.6, 0.5, 0.2)], settings, T0);
 		// the first detection overlaps both first tracks, the second track both first detections; the third stands alone
 		const { result, sorted } = sortedLists(() => trackObjects(state, [car(0.15, 0.5, 0.2), car(0.22, 0.5, 0.2), car(0.6, 0.5, 0.2)], settings, T0 + MINUTE));
@@ -42,14 +44,14 @@ describe('A look of tracking', () => {
 	});
 
 	it('a track in two pairs whose detections are in one each continues with the one it overlaps most', () => {
-		const state = newTrackingState(T0);
+		const state = countedFromOne();
 		trackObjects(state, [car(0.1, 0.5, 0.2)], settings, T0);
 		const { detections } = trackObjects(state, [car(0.17, 0.5, 0.2), car(0.05, 0.5, 0.2)], settings, T0 + MINUTE);
 		expect(detections.map((detection) => detection.trackId)).toEqual([2, 1]);
 	});
 
 	it('a detection in two pairs whose tracks are in one each continues the track it overlaps most', () => {
-		const state = newTrackingState(T0);
+		const state = countedFromOne();
 		trackObjects(state, [car(0, 0.5, 0.2), car(0.15, 0.5, 0.2)], settings, T0);
 		const { detections } = trackObjects(state, [car(0.1, 0.5, 0.2)], settings, T0 + MINUTE);
 		expect(detections.map((detection) => detection.trackId)).toEqual([2]);
@@ -81,7 +83,7 @@ describe('A look of tracking', () => {
 
 	it('a zone called "__proto__" keeps its since time, its seconds and its overstay like any other', () => {
 		const zoned: TrackingSettings = { ...defaultTrackingSettings('UTC', true), zoneStayLimitsMs: [['__proto__', MINUTE]] };
-		const state = newTrackingState(T0);
+		const state = countedFromOne();
 		const inZones = () => car(0.1, 0.5, 0.1, ['__proto__', 'bay']);
 		trackObjects(state, [inZones()], zoned, T0);
 		const { detections, result } = trackObjects(state, [inZones()], zoned, T0 + 2 * MINUTE);
@@ -101,7 +103,7 @@ describe('A look of tracking', () => {
 				['yard', MINUTE],
 			],
 		};
-		const state = newTrackingState(T0);
+		const state = countedFromOne();
 		trackObjects(state, [car(0.1, 0.5, 0.1, ['bay', 'gate'])], zoned, T0);
 		const { result } = trackObjects(state, [car(0.1, 0.5, 0.1, ['bay', 'gate'])], zoned, T0 + 2 * MINUTE);
 		expect(result.overstays.map((stay) => stay.zone)).toEqual([null, 'gate', 'bay']);

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readChoice, readOptionalBoolean, readOptionalNumber } from '../parameters/readers';
+import { readChoice, readOptionalBoolean, readOptionalNumber, truncate } from '../parameters/readers';
 import { isoTime } from './isoTime';
 import { jsonLength } from './jsonLength';
 import { hasOwnField, ownField, setOwnField } from './records';
 import type { TrackingSettings, TrackingState } from './tracking';
-import { trackingStateJsonLength } from './tracking';
+import { isCounts, trackingStateJsonLength, trackingStateProblem } from './tracking';
 
 /**
  * Compare With Previous Look: each watch key's last counts, kept in the workflow's static data
@@ -59,8 +59,6 @@ interface RememberedLook {
 	cooldowns?: Record<string, string>;
 	/** Per JSON [zone or null, label]: how many looks in a row the count has been lower than reported. */
 	lowerFor?: Record<string, number>;
-	/** One cooldown for every kind of change, as a look kept by an earlier version of the node has it. */
-	reportedAt?: string;
 	/** The settings the counts were taken under (Watch.settings). */
 	settings?: string;
 	/** Track Objects Across Looks: the key's tracks. */
@@ -139,16 +137,22 @@ const OPTION_LABELS = { cooldownScope: 'Cooldown Scope', departureAfterLooks: 'D
  * needs. A key's first look, and the first under other settings, is the baseline: nothing is
  * reported. A change held back (by a running cooldown of its kind and scope, or a drop not yet
  * seen for Departure After Looks) is not taken into the reported counts: a later look reports it
- * if it still holds.
+ * if it still holds. Looks of another shape in the static data are started afresh, each said in
+ * `warnings`.
  */
 export function compareWithPreviousLook(
 	store: IDataObject,
 	watch: Watch,
-	/** `tracking` moves the previous look's tracks on (in place) and gives the tracks to keep. */
-	current: { counts: Counts; zones?: Record<string, Counts>; tracking?: (previous: TrackingState | undefined) => TrackingState },
+	/**
+	 * `tracking` moves the previous look's tracks on (in place) and gives the tracks to keep; the
+	 * tracks outlive a change of the settings. `baseline`: the look reports no arrival or departure
+	 * (the key's first look, the first under other settings, or the first with tracks).
+	 */
+	current: { counts: Counts; zones?: Record<string, Counts>; tracking?: (previous: TrackingState | undefined, baseline: boolean) => TrackingState },
 	now: number,
+	warnings: string[] = [],
 ): Comparison {
-	const { looks, memo } = looksToWrite(store);
+	const { looks, memo } = looksToWrite(store, warnings);
 	const hadKey = hasOwnField(looks, watch.key);
 	const previous = hadKey ? looks[watch.key] : undefined;
 	// the cooldowns still running, and when the last of them ends
@@ -168,11 +172,9 @@ export function compareWithPreviousLook(
 		cooldownCount++;
 		lastEnd = Math.max(lastEnd, end);
 	}
-	const earlierCooldown = previous?.reportedAt !== undefined && cooldownEnd(previous.reportedAt, watch) > now ? previous.reportedAt : undefined;
-	if (earlierCooldown !== undefined) lastEnd = Math.max(lastEnd, cooldownEnd(earlierCooldown, watch));
 	const comparing = previous !== undefined && previous.settings === watch.settings;
 
-	const judging: Judging = { watch, comparing, cooldowns, earlierCooldown, lowerForBefore: previous?.lowerFor ?? {}, startedCooldowns: [], lowerFor: {}, lowerForCount: 0, heldBack: [] };
+	const judging: Judging = { watch, comparing, cooldowns, lowerForBefore: previous?.lowerFor ?? {}, startedCooldowns: [], lowerFor: {}, lowerForCount: 0, heldBack: [] };
 	const overall = judge(judging, null, previous?.counts ?? {}, current.counts);
 	let keptByZone: Record<string, Counts> | undefined;
 	let changeByZone: Record<string, Change> | undefined;
@@ -202,8 +204,7 @@ export function compareWithPreviousLook(
 	const measured = memo.measured.keys === keysBefore ? memo.measured.length : jsonLength(looks);
 	// without the key's entry, and the comma that joins it to another
 	const sizeWithoutThisKey = previous === undefined ? measured : measured - entryLength(watch.key, previousLength) - (keysBefore > 1 ? 1 : 0);
-	// a look under other settings starts its tracks anew, as it does its counts
-	const tracking = current.tracking?.(comparing ? previous.tracking : undefined);
+	const tracking = current.tracking?.(previous?.tracking, !comparing || previous.tracking === undefined);
 	const nowIso = isoTime(now);
 	// none ended, none started: the look keeps the cooldowns it had
 	if (previous?.cooldowns && endedCooldowns === 0 && !(watch.cooldownMs > 0 && changed)) cooldowns = previous.cooldowns;
@@ -218,7 +219,6 @@ export function compareWithPreviousLook(
 	if (keptByZone) look.zones = keptByZone;
 	if (cooldownCount > 0) look.cooldowns = cooldowns;
 	if (lowerForCount > 0) look.lowerFor = lowerFor;
-	if (earlierCooldown) look.reportedAt = earlierCooldown;
 	if (watch.settings !== undefined) look.settings = watch.settings;
 	if (tracking) look.tracking = tracking;
 	const length = previous !== undefined && keepsWhatItKept(look, previous) ? previousLength : lookLength(look);
@@ -252,8 +252,6 @@ interface Judging {
 	comparing: boolean;
 	/** The running cooldowns, by name (cooldownName's JSON) → when the change that started it was reported. */
 	cooldowns: Record<string, string>;
-	/** The one cooldown of a look an earlier version of the node kept, while it runs. */
-	earlierCooldown: string | undefined;
 	/** The previous look's lowerFor. */
 	lowerForBefore: Record<string, number>;
 	/** The names of the cooldowns the changes this look reports start. */
@@ -300,7 +298,7 @@ function reports(judging: Judging, change: Change, zone: string | null, label: s
 		}
 	}
 	const cooldown = JSON.stringify(cooldownName(kind, watch.cooldownScope, zone, label));
-	const start = ownField(judging.cooldowns, cooldown) ?? judging.earlierCooldown;
+	const start = ownField(judging.cooldowns, cooldown);
 	if (start !== undefined) {
 		judging.heldBack.push({ ...held, heldBy: 'cooldown', cooldownScope: watch.cooldownScope, until: isoTime(cooldownEnd(start, watch)) });
 		return false;
@@ -354,17 +352,48 @@ const looksMemos = new WeakMap<object, LooksMemo>();
  * static data (n8n-workflow's workflow.js and observable-object.js, n8n's
  * workflow-static-data.service.js, 1.123.81 and 2.41.1).
  */
-function looksToWrite(store: IDataObject): { looks: Record<string, RememberedLook>; memo: LooksMemo } {
+function looksToWrite(store: IDataObject, warnings: string[]): { looks: Record<string, RememberedLook>; memo: LooksMemo } {
 	const looks = store.looks as Record<string, RememberedLook> | undefined;
 	const memo = looks !== undefined ? looksMemos.get(looks) : undefined;
 	if (looks !== undefined && memo !== undefined) return { looks, memo };
-	const json = looks === undefined ? '{}' : JSON.stringify(looks);
-	const plain = JSON.parse(json) as Record<string, RememberedLook>;
-	store.looks = plain;
-	const made: LooksMemo = { measured: { length: json.length, keys: Object.keys(plain).length }, written: new Map() };
-	looksMemos.set(plain, made);
-	return { looks: plain, memo: made };
+	let json = looks === undefined ? '{}' : JSON.stringify(looks);
+	let plain = JSON.parse(json) as unknown;
+	const warned = warnings.length;
+	if (!isRecord(plain)) {
+		warnings.push(`Compare With Previous Look: the looks kept in the workflow’s static data are not an object (${truncate(json, 40)}), so every Watch Key starts afresh with its next look`);
+		plain = {};
+		json = '{}';
+	}
+	const readable = plain as Record<string, RememberedLook>;
+	for (const key of Object.keys(readable)) {
+		const problem = lookProblem(readable[key]);
+		if (problem === undefined) continue;
+		warnings.push(`Compare With Previous Look: the look kept for Watch Key "${truncate(key, 40)}" ${problem}, so the key starts afresh with its next look`);
+		delete readable[key];
+	}
+	if (warnings.length > warned) json = JSON.stringify(readable);
+	store.looks = readable;
+	const made: LooksMemo = { measured: { length: json.length, keys: Object.keys(readable).length }, written: new Map() };
+	looksMemos.set(readable, made);
+	return { looks: readable, memo: made };
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isTimeText = (value: unknown) => typeof value === 'string' && Number.isFinite(Date.parse(value));
+
+/** What is wrong with a look as the static data holds it: the first field found wrong, or undefined when a look can compare with it. */
+function lookProblem(look: unknown): string | undefined {
+	if (!isRecord(look)) return 'is not an object';
+	if (!isTimeText(look.seenAt)) return 'has no time it was seen';
+	if (!isCounts(look.counts)) return 'has no counts';
+	if (look.zones !== undefined && !(isRecord(look.zones) && Object.values(look.zones).every(isCounts))) return 'has no readable counts per zone';
+	if (look.cooldowns !== undefined && !(isRecord(look.cooldowns) && Object.values(look.cooldowns).every(isTimeText))) return 'has no readable cooldowns';
+	if (look.lowerFor !== undefined && !isCounts(look.lowerFor)) return 'has no readable counts of looks lower';
+	if (look.settings !== undefined && typeof look.settings !== 'string') return 'has no readable settings';
+	const trackingProblem = look.tracking === undefined ? undefined : trackingStateProblem(look.tracking);
+	return trackingProblem && `has tracks that are not readable: the state ${trackingProblem}`;
+}
+
 
 /** The cooldown a change waits for: its kind, and the zone and label as far as the scope tells them apart. */
 function cooldownName(kind: ChangeKind, scope: CooldownScope, zone: string | null, label: string): unknown[] {
@@ -394,7 +423,7 @@ function entryLength(key: string, lookLength: number): number {
 	return jsonLength(key) + 1 + lookLength;
 }
 
-const KEPT_FIELDS = ['counts', 'zones', 'cooldowns', 'lowerFor', 'reportedAt', 'settings'] as const;
+const KEPT_FIELDS = ['counts', 'zones', 'cooldowns', 'lowerFor', 'settings'] as const;
 
 /**
  * A look that keeps what the look before it kept (its counts, zones, cooldowns: the same objects),

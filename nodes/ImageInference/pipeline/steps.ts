@@ -78,15 +78,15 @@ export function runDetectionPipeline(
 	const settings = watch.watch.tracking;
 	const tracking =
 		settings &&
-		((previous: TrackingState | undefined) => {
+		((previous: TrackingState | undefined, baseline: boolean) => {
 			// the previous look is replaced by this one: its tracks (plain objects: looksToWrite) move on in place
 			const state = previous ?? newTrackingState(watch.now);
 			// tracking needs the image's size (requireSize): every box is in fractions of the image
-			tracked = trackObjects(state, detections as TrackedObject[], settings, watch.now);
+			tracked = trackObjects(state, detections as TrackedObject[], settings, watch.now, baseline);
 			return state;
 		});
 	const look = { counts: results.countsByLabel, zones: results.countsByZone, tracking };
-	const comparison = compareWithPreviousLook(watch.store, watch.watch, look, watch.now);
+	const comparison = compareWithPreviousLook(watch.store, watch.watch, look, watch.now, warnings);
 	if (!tracked) return { results, leftOut, warnings, comparison };
 	// the detections are this answer's own (placeDetection made them): each gains its track's fields
 	tracked.detections.forEach((track, index) => {

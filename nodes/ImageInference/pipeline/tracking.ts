@@ -58,15 +58,20 @@ export interface StoredTrack {
 	seenLooks: number;
 	/** Looks in a row it was missing from. */
 	missedLooks: number;
-	/** Whether it counted as an arrival. */
+	/** Whether it counted past Arrival After Looks (its departure and stays are reported). */
 	arrived: boolean;
 	/** Each zone its anchor is in, and since when. */
 	zones: Record<string, number>;
 	/** The stays already reported as over their limit: "" for the whole image, else the zone. */
 	overstaysReported: string[];
+	/** Seen first on a baseline look: it was standing there, and is never an arrival. */
+	baseline?: true;
+	/** The zones its anchor left for fewer looks than Track Kept Through Missed Looks allows: [since, looks away]. */
+	zonesLeft?: Record<string, [since: number, looks: number]>;
 }
 
 export interface TrackingState {
+	/** The next track's id: a key's first tracked look starts it at its time in milliseconds, so that tracks started afresh never take an id the key gave before. */
 	nextId: number;
 	tracks: StoredTrack[];
 	arrivals: {
@@ -169,12 +174,17 @@ function dayIn(timeZone: string, ms: number): string {
  * least the minimum), greedily from the largest overlap down, so each track and each detection is
  * matched at most once and the result does not depend on the detections' order; ties go to the
  * older track, then to the box nearer the top-left corner. `state` is changed in place.
+ *
+ * A `baseline` look (the key's first, or the first under other settings) reports no arrival and
+ * no departure: an object no track holds is standing there, tracked but never an arrival; a track
+ * it does not see is not counted missing.
  */
 export function trackObjects(
 	state: TrackingState,
 	objects: TrackedObject[],
 	settings: TrackingSettings,
 	now: number,
+	baseline = false,
 ): { detections: DetectionTrack[]; result: TrackingResult } {
 	if (settings.arrivalsPeriod === 'day') {
 		const day = dayIn(settings.timeZone, now);
@@ -225,11 +235,11 @@ export function trackObjects(
 	const departed: Departure[] = [];
 	const kept: StoredTrack[] = [];
 	state.tracks.forEach((track, trackIndex) => {
-		if (!matchedTracks[trackIndex]) {
+		if (!matchedTracks[trackIndex] && !baseline) {
 			track.missedLooks += 1;
 			track.seenLooks = 0;
 		}
-		if (track.missedLooks <= settings.keepMissedLooks) kept.push(track);
+		if (baseline || track.missedLooks <= settings.keepMissedLooks) kept.push(track);
 		else if (track.arrived) {
 			departed.push(
 				Object.assign(summary(track), {
@@ -268,6 +278,7 @@ export function trackObjects(
 				arrived: false,
 				zones: {},
 				overstaysReported: [],
+				...(baseline ? { baseline } : {}),
 			};
 			state.tracks.push(track);
 		}
@@ -275,16 +286,17 @@ export function trackObjects(
 		track.lastSeen = now;
 		track.missedLooks = 0;
 		track.seenLooks = Math.min(track.seenLooks + 1, settings.countAfterLooks);
-		const zonesSince: Record<string, number> = {};
-		for (const zone of object.zones ?? []) setOwnField(zonesSince, zone, ownField(track.zones, zone) ?? now);
-		track.zones = zonesSince;
-		if (!track.arrived && track.seenLooks >= settings.countAfterLooks) {
+		moveZones(track, object.zones ?? [], settings.keepMissedLooks, now);
+		// an object that arrived before a baseline look is reported as an arrival at the next look
+		if (!track.arrived && track.seenLooks >= settings.countAfterLooks && !(baseline && !track.baseline)) {
 			track.arrived = true;
-			arrivals.push(summary(track));
-			countOneMore(state.arrivals.byLabel, track.label);
-			for (const zone of Object.keys(track.zones)) {
-				if (!hasOwnField(state.arrivals.byZone, zone)) setOwnField(state.arrivals.byZone, zone, {});
-				countOneMore(ownField(state.arrivals.byZone, zone)!, track.label);
+			if (!track.baseline) {
+				arrivals.push(summary(track));
+				countOneMore(state.arrivals.byLabel, track.label);
+				for (const zone of Object.keys(track.zones)) {
+					if (!hasOwnField(state.arrivals.byZone, zone)) setOwnField(state.arrivals.byZone, zone, {});
+					countOneMore(ownField(state.arrivals.byZone, zone)!, track.label);
+				}
 			}
 		}
 		if (track.arrived) addOverstays(overstays, track, settings, now);
@@ -312,6 +324,28 @@ export function trackObjects(
 	};
 }
 
+/**
+ * The zones the track's anchor is in at this look, each with the time it entered it: a zone left
+ * for no more looks in a row than Track Kept Through Missed Looks keeps its entry time, as a track
+ * missing for that long keeps its id (a box that jitters across a zone's edge for a look).
+ */
+function moveZones(track: StoredTrack, zones: string[], keepMissedLooks: number, now: number): void {
+	const zonesSince: Record<string, number> = {};
+	for (const zone of zones) setOwnField(zonesSince, zone, ownField(track.zones, zone) ?? (track.zonesLeft && ownField(track.zonesLeft, zone)?.[0]) ?? now);
+	const left: Record<string, [number, number]> = {};
+	let leftCount = 0;
+	const keepLeft = (zone: string, since: number, looks: number) => {
+		if (looks > keepMissedLooks || hasOwnField(zonesSince, zone)) return;
+		setOwnField(left, zone, [since, looks]);
+		leftCount++;
+	};
+	for (const zone in track.zones) keepLeft(zone, track.zones[zone], 1);
+	for (const zone in track.zonesLeft) if (!hasOwnField(track.zones, zone)) keepLeft(zone, track.zonesLeft[zone][0], track.zonesLeft[zone][1] + 1);
+	track.zones = zonesSince;
+	if (leftCount > 0) track.zonesLeft = left;
+	else delete track.zonesLeft;
+}
+
 function summary(track: StoredTrack): TrackSummary {
 	return {
 		trackId: track.id,
@@ -330,12 +364,7 @@ function secondsInZones(zones: Record<string, number>, now: number): Record<stri
 	return secondsByZone;
 }
 
-/**
- * Adds the track's stays over their limits: in the image, then in each zone with a limit of its
- * own. Each is its summary with fields assigned: spread into a new object
- * (`{ ...summary(track), … }`) it cost about 3.5 µs an overstay, seven times the whole look's
- * tracking of 50 objects.
- */
+/** Adds the track's stays over their limits: in the image, then in each zone with a limit of its own. */
 function addOverstays(overstays: Overstay[], track: StoredTrack, settings: TrackingSettings, now: number): void {
 	const addIfOver = (zone: string | null, since: number, limitMs: number) => {
 		if (now - since <= limitMs) return;
@@ -364,16 +393,21 @@ export function defaultTrackingSettings(timeZone: string, zoned: boolean): Track
 	};
 }
 
-/** A key's tracking before its first tracked look. */
+/**
+ * A key's tracking before its first tracked look, `now`. Its ids start at `now` in milliseconds:
+ * tracks started afresh (the static data lost, the key forgotten by the bound, tracking turned off
+ * and on) take ids above every id the key gave before, as long as the key started fewer tracks
+ * than milliseconds passed.
+ */
 export function newTrackingState(now: number): TrackingState {
 	return {
-		nextId: 1,
+		nextId: now,
 		tracks: [],
 		arrivals: { since: now, byLabel: {}, byZone: {} },
 	};
 }
 
-/** A state's JSON length, counted field by field: its tracks have every field, as trackObjects makes them. */
+/** A state's JSON length, counted field by field: its tracks have every field, as trackObjects makes them (readTrackingState checks a state read from the static data). */
 export function trackingStateJsonLength(state: TrackingState): number {
 	let length = jsonLength({ ...state, tracks: [] }) + Math.max(state.tracks.length - 1, 0);
 	for (const track of state.tracks) length += trackJsonLength(track);
@@ -402,9 +436,14 @@ function trackJsonLength(track: StoredTrack): number {
 		numberLength(track.missedLooks) +
 		(track.arrived ? 4 : 5) +
 		jsonLength(track.zones) +
-		jsonLength(track.overstaysReported)
+		jsonLength(track.overstaysReported) +
+		(track.baseline ? BASELINE_FIELD.length : 0) +
+		(track.zonesLeft ? ZONES_LEFT_FIELD.length + jsonLength(track.zonesLeft) : 0)
 	);
 }
+
+const BASELINE_FIELD = ',"baseline":true';
+const ZONES_LEFT_FIELD = ',"zonesLeft":';
 
 const LABELS = {
 	trackObjects: 'Track Objects Across Looks',
@@ -504,4 +543,52 @@ function readZoneStayLimits(value: unknown, zones: string[], fail: (message: str
 		}
 		return [zone, minutes * 60_000];
 	});
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+const everyField = (record: Record<string, unknown>, test: (value: unknown) => boolean) => Object.values(record).every(test);
+/** Counts per label, as a look keeps them. */
+export const isCounts = (value: unknown): value is Counts => isRecord(value) && everyField(value, isTime);
+
+/**
+ * What is wrong with a key's tracking state as the static data holds it (a hand edit, a restore, a
+ * state of another shape), so that a look never fails on it: the first field found wrong, or
+ * undefined when it is a state trackObjects can move on.
+ */
+export function trackingStateProblem(value: unknown): string | undefined {
+	if (!isRecord(value)) return 'is not an object';
+	const { nextId, tracks, arrivals } = value;
+	if (!Array.isArray(tracks)) return 'has no list of tracks';
+	const trackIndex = tracks.findIndex((track) => !isStoredTrack(track));
+	if (trackIndex >= 0) return `has a track without every field (track ${trackIndex + 1})`;
+	if (!isCount(nextId) || (tracks as StoredTrack[]).some((track) => track.id >= nextId)) return 'has no next track id above its tracks’ ids';
+	if (!isRecord(arrivals) || !isTime(arrivals.since) || !(arrivals.day === undefined || typeof arrivals.day === 'string') || !isCounts(arrivals.byLabel) || !isRecord(arrivals.byZone) || !everyField(arrivals.byZone, isCounts)) {
+		return 'has no readable arrivals';
+	}
+	return undefined;
+}
+
+function isStoredTrack(value: unknown): value is StoredTrack {
+	if (!isRecord(value)) return false;
+	const { box, zones, zonesLeft, overstaysReported } = value;
+	return (
+		isCount(value.id) &&
+		typeof value.label === 'string' &&
+		Array.isArray(box) &&
+		box.length === 4 &&
+		box.every(isTime) &&
+		isTime(value.firstSeen) &&
+		isTime(value.lastSeen) &&
+		isCount(value.seenLooks) &&
+		isCount(value.missedLooks) &&
+		typeof value.arrived === 'boolean' &&
+		isRecord(zones) &&
+		everyField(zones, isTime) &&
+		Array.isArray(overstaysReported) &&
+		overstaysReported.every((zone) => typeof zone === 'string') &&
+		(value.baseline === undefined || value.baseline === true) &&
+		(zonesLeft === undefined || (isRecord(zonesLeft) && everyField(zonesLeft, (left) => Array.isArray(left) && left.length === 2 && isTime(left[0]) && isCount(left[1]))))
+	);
 }
