@@ -1,0 +1,217 @@
+/**
+ * The watch state of a key under change: the settings edited mid-stay, the tracks lost (the
+ * static data, the bound, tracking turned off), a baseline look, a box that jitters across a
+ * zone's edge, and static data of another shape. Each look runs the node's pipeline (placing,
+ * zones, counts, comparison, tracking) on the objects given.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { compareWithPreviousLook } from '../../nodes/ImageInference/pipeline/comparison';
+import { newTrackingState, trackObjects, trackingStateJsonLength } from '../../nodes/ImageInference/pipeline/tracking';
+import type { SeenObject, WatchSettings } from '../harness/watchLooks';
+import { MINUTE, lookAt } from '../harness/watchLooks';
+
+const T0 = Date.parse('2026-11-28T08:00:00.000Z');
+const at = (minutes: number) => T0 + minutes * MINUTE;
+const car = (x: number, y = 0.6): SeenObject => ({ label: 'car', box: [x, y, 0.2, 0.15] });
+// the cars' bottom centres: (0.2, 0.75) and (0.7, 0.75); the bay holds the first
+const PARKED = car(0.1);
+const OTHER = car(0.6);
+const bay = (right: number) => ({ name: 'bay', rectangle: [0, 0.5, right, 1] as [number, number, number, number] });
+
+describe('a settings change mid-stay keeps the tracks', () => {
+	it('the issue’s car: a zone point moved at 08:40 under a 30-minute limit: one id, one arrival count, one overstay, a departure of 80 minutes', () => {
+		const store: IDataObject = {};
+		const before: WatchSettings = { zones: [bay(0.5)], stayLimitMinutes: 30 };
+		const after: WatchSettings = { zones: [bay(0.55)], stayLimitMinutes: 30 };
+		const alerts: Array<[number, number]> = [];
+		const looks: Array<ReturnType<typeof lookAt>> = [];
+		for (let minute = 0; minute <= 80; minute += 5) {
+			const look = lookAt(store, 'bay camera', minute < 40 ? before : after, minute === 0 ? [PARKED] : [PARKED, OTHER], at(minute));
+			for (const stay of look.tracking!.overstays) if (!stay.alreadyReported) alerts.push([stay.trackId, minute]);
+			looks.push(look);
+		}
+		const [, second] = looks;
+		const moved = looks[8];
+		expect(second.tracking!.arrivals).toEqual([{ trackId: at(0) + 1, label: 'car', zones: [] }]);
+		expect(moved.comparison).toMatchObject({ changed: false, reason: 'the threshold, labels, zones or sizes changed since the last look: this look is the new baseline' });
+		expect(moved.detections.map((detection) => [detection.trackId, detection.seenForSeconds, detection.secondsInZones])).toEqual([
+			[at(0), 2400, { bay: 2400 }],
+			[at(0) + 1, 2100, {}],
+		]);
+		expect(moved.tracking).toMatchObject({ arrivals: [], departed: [], arrivalsByLabel: { car: 1 }, arrivalsSince: '2026-11-28T08:00:00.000Z' });
+		// each car alerted once, when its stay passed 30 minutes: the second on the baseline look, as on any look
+		expect(alerts).toEqual([
+			[at(0), 35],
+			[at(0) + 1, 40],
+		]);
+		const left = [85, 90].map((minute) => lookAt(store, 'bay camera', after, [OTHER], at(minute)));
+		expect(left.map((look) => look.tracking!.departed)).toEqual([
+			[],
+			[{ trackId: at(0), label: 'car', zones: ['bay'], firstSeenAt: '2026-11-28T08:00:00.000Z', lastSeenAt: '2026-11-28T09:20:00.000Z', stayedSeconds: 4800 }],
+		]);
+	});
+
+	it('an object that arrived before the baseline look and counts on it (Arrival After Looks 2) is reported at the next look', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { countAfterLooks: 2 };
+		lookAt(store, 'gate', settings, [], at(0));
+		expect(lookAt(store, 'gate', settings, [PARKED], at(1)).tracking!.arrivals).toEqual([]);
+		const baseline = lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [PARKED], at(2));
+		expect([baseline.comparison!.reason, baseline.tracking!.arrivals]).toEqual([expect.stringMatching(/new baseline/), []]);
+		expect(lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [PARKED], at(3)).tracking).toMatchObject({ arrivals: [{ trackId: at(0) }], arrivalsByLabel: { car: 1 } });
+	});
+
+	it('a baseline look counts no miss: a track it does not see departs a look later, never on it', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { keepMissedLooks: 0 };
+		lookAt(store, 'gate', settings, [], at(0));
+		lookAt(store, 'gate', settings, [PARKED], at(1));
+		const baseline = lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [], at(2));
+		expect(baseline.tracking).toMatchObject({ departed: [], tracked: 1 });
+		expect(lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [], at(3)).tracking!.departed).toEqual([
+			{ trackId: at(0), label: 'car', zones: [], firstSeenAt: '2026-11-28T08:01:00.000Z', lastSeenAt: '2026-11-28T08:01:00.000Z', stayedSeconds: 0 },
+		]);
+	});
+});
+
+describe('tracks lost: a first look again, with ids the key never gave', () => {
+	const settings: WatchSettings = { stayLimitMinutes: 30 };
+	const tracked = (store: IDataObject) => {
+		lookAt(store, 'gate', settings, [PARKED], at(0));
+		return lookAt(store, 'gate', settings, [PARKED, OTHER], at(5));
+	};
+
+	it('the static data lost: the standing cars are no arrivals, their ids are new', () => {
+		const first = tracked({});
+		expect(first.detections.map((detection) => detection.trackId)).toEqual([at(0), at(0) + 1]);
+		const lost = lookAt({}, 'gate', settings, [PARKED, OTHER], at(10));
+		expect(lost.detections.map((detection) => detection.trackId)).toEqual([at(10), at(10) + 1]);
+		expect(lost.tracking).toMatchObject({ arrivals: [], arrivalsByLabel: {}, arrivalsSince: '2026-11-28T08:10:00.000Z' });
+		expect(lost.comparison!.reason).toMatch(/^first look/);
+	});
+
+	it('tracking turned off and on: the look with tracking on again is a baseline with new ids', () => {
+		const store: IDataObject = {};
+		tracked(store);
+		expect(lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED, OTHER], at(10)).tracking).toBeUndefined();
+		const on = lookAt(store, 'gate', settings, [PARKED, OTHER], at(15));
+		expect(on.detections.map((detection) => detection.trackId)).toEqual([at(15), at(15) + 1]);
+		expect(on.tracking).toMatchObject({ arrivals: [], arrivalsByLabel: {} });
+	});
+
+	it('tracking turned on for a key compared without it: a baseline for tracking, even under the same settings', () => {
+		const store: IDataObject = {};
+		const counted = { counts: { car: 1 } };
+		compareWithPreviousLook(store, { key: 'gate', cooldownMs: 0, cooldownScope: 'watchKey', departureAfterLooks: 1, settings: 'one' }, counted, at(0));
+		let baseline: boolean | undefined;
+		compareWithPreviousLook(store, { key: 'gate', cooldownMs: 0, cooldownScope: 'watchKey', departureAfterLooks: 1, settings: 'one' }, { ...counted, tracking: (previous, isBaseline) => {
+			baseline = isBaseline;
+			return previous ?? newTrackingState(at(1));
+		} }, at(1));
+		expect(baseline).toBe(true);
+	});
+
+	it('the key forgotten by the bound mid-stay: its next look is a first look, with new ids', () => {
+		const store: IDataObject = {};
+		tracked(store);
+		// another key's look fills the static data's 100,000 characters
+		lookAt(store, 'x'.repeat(10), { tracking: false }, Array.from({ length: 1 }, () => ({ label: 'y'.repeat(99_990), box: [0, 0, 0.1, 0.1] })), at(6));
+		expect(Object.keys(store.looks as object)).toEqual(['xxxxxxxxxx']);
+		const again = lookAt(store, 'gate', settings, [PARKED, OTHER], at(10));
+		expect(again.comparison!.reason).toMatch(/^first look/);
+		expect(again.detections.map((detection) => detection.trackId)).toEqual([at(10), at(10) + 1]);
+		expect(again.tracking!.arrivals).toEqual([]);
+	});
+});
+
+describe('a key’s first look', () => {
+	it('tracks what stands there without calling it an arrival; its stay counts from that look: one overstay, a departure', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { stayLimitMinutes: 10, zones: [bay(0.5)] };
+		const first = lookAt(store, 'gate', settings, [PARKED], at(0));
+		expect(first.comparison).toMatchObject({ changed: false, reason: 'first look for this key: nothing to compare with yet' });
+		expect(first.tracking).toMatchObject({ arrivals: [], arrivalsByLabel: {}, arrivalsByZone: {}, tracked: 1 });
+		const arrival = lookAt(store, 'gate', settings, [PARKED, OTHER], at(5));
+		expect(arrival.tracking).toMatchObject({ arrivals: [{ trackId: at(0) + 1 }], arrivalsByLabel: { car: 1 } });
+		expect(arrival.comparison).toMatchObject({ changed: true, appeared: [], changeByLabel: { car: 1 } });
+		const over = lookAt(store, 'gate', settings, [PARKED, OTHER], at(11));
+		expect(over.tracking).toMatchObject({ newOverstayCount: 1, overstays: [{ trackId: at(0), stayedSeconds: 660, alreadyReported: false }] });
+		expect(lookAt(store, 'gate', settings, [PARKED, OTHER], at(12)).tracking!.newOverstayCount).toBe(0);
+		lookAt(store, 'gate', settings, [OTHER], at(13));
+		expect(lookAt(store, 'gate', settings, [OTHER], at(14)).tracking!.departed).toMatchObject([{ trackId: at(0), stayedSeconds: 720 }]);
+	});
+
+	it('an object seen only on the first look still departs, as one seen once on any look does', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { keepMissedLooks: 0 };
+		lookAt(store, 'gate', settings, [PARKED], at(0));
+		expect(lookAt(store, 'gate', settings, [], at(1)).tracking!.departed).toMatchObject([{ trackId: at(0), stayedSeconds: 0 }]);
+	});
+
+	it('with Arrival After Looks 2, an object seen only on the first look is a false detection: dropped without a departure', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { keepMissedLooks: 0, countAfterLooks: 2 };
+		lookAt(store, 'gate', settings, [PARKED], at(0));
+		expect(lookAt(store, 'gate', settings, [], at(1)).tracking).toMatchObject({ departed: [], tracked: 0 });
+	});
+});
+
+describe('a box that jitters across a zone’s edge', () => {
+	// the anchor of a car at y 0.36 is at 0.51, in the bay; at y 0.34, at 0.49, just outside
+	const inBay = car(0.1, 0.36);
+	const outside = car(0.1, 0.34);
+	const seconds = (store: IDataObject, settings: WatchSettings, object: SeenObject, minute: number) => lookAt(store, 'gate', settings, [object], at(minute)).detections[0].secondsInZones;
+
+	it('out of the zone for one look of Track Kept Through Missed Looks 1: its time in the zone goes on (300, none, 420)', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { zones: [bay(0.5)] };
+		seconds(store, settings, inBay, 0);
+		expect([seconds(store, settings, inBay, 5), seconds(store, settings, outside, 6), seconds(store, settings, inBay, 7)]).toEqual([{ bay: 300 }, {}, { bay: 420 }]);
+	});
+
+	it('out for two looks, or for one with Track Kept Through Missed Looks 0, it left the zone: its time starts again', () => {
+		const twoLooks: IDataObject = {};
+		const settings: WatchSettings = { zones: [bay(0.5)] };
+		seconds(twoLooks, settings, inBay, 0);
+		seconds(twoLooks, settings, outside, 1);
+		seconds(twoLooks, settings, outside, 2);
+		expect(seconds(twoLooks, settings, inBay, 3)).toEqual({ bay: 0 });
+		const none: IDataObject = {};
+		const strict: WatchSettings = { ...settings, keepMissedLooks: 0 };
+		seconds(none, strict, inBay, 0);
+		seconds(none, strict, outside, 1);
+		expect(seconds(none, strict, inBay, 2)).toEqual({ bay: 0 });
+		const kept: IDataObject = {};
+		const lenient: WatchSettings = { ...settings, keepMissedLooks: 2 };
+		seconds(kept, lenient, inBay, 0);
+		seconds(kept, lenient, outside, 1);
+		seconds(kept, lenient, outside, 2);
+		expect(seconds(kept, lenient, inBay, 3)).toEqual({ bay: 180 });
+	});
+
+	it('the zone’s stay limit counts the time kept: alerted once, at the look it is back past the limit', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { zones: [bay(0.5)], zoneStayLimits: [['bay', 5]] };
+		const newStays = [inBay, inBay, outside, inBay, inBay].map((object, index) => lookAt(store, 'gate', settings, [object], at([0, 4, 5, 6, 7][index])).tracking!.newOverstayCount);
+		expect(newStays).toEqual([0, 0, 0, 1, 0]);
+	});
+
+	it('a state with zones left and standing tracks is counted as long as its JSON', () => {
+		const state = newTrackingState(T0);
+		const settings = { ...lookSettings(), keepMissedLooks: 2 };
+		trackObjects(state, [{ label: 'car', relativeBox: { x: 0.1, y: 0.5, width: 0.2, height: 0.1 }, zones: ['bay', 'gate'] }], settings, T0, true);
+		trackObjects(state, [{ label: 'car', relativeBox: { x: 0.1, y: 0.5, width: 0.2, height: 0.1 }, zones: [] }], settings, T0 + MINUTE);
+		expect(state.tracks[0]).toMatchObject({ baseline: true, zonesLeft: { bay: [T0, 1], gate: [T0, 1] } });
+		expect(trackingStateJsonLength(state)).toBe(JSON.stringify(state).length);
+		trackObjects(state, [{ label: 'car', relativeBox: { x: 0.1, y: 0.5, width: 0.2, height: 0.1 }, zones: ['gate'] }], settings, T0 + 2 * MINUTE);
+		expect(state.tracks[0]).toMatchObject({ zones: { gate: T0 }, zonesLeft: { bay: [T0, 2] } });
+		trackObjects(state, [{ label: 'car', relativeBox: { x: 0.1, y: 0.5, width: 0.2, height: 0.1 }, zones: ['gate'] }], settings, T0 + 3 * MINUTE);
+		expect(state.tracks[0]).not.toHaveProperty('zonesLeft');
+		expect(trackingStateJsonLength(state)).toBe(JSON.stringify(state).length);
+	});
+});
+
+function lookSettings() {
+	return { minOverlap: 0.3, keepMissedLooks: 1, countAfterLooks: 1, zoneStayLimitsMs: [], arrivalsPeriod: 'firstLook' as const, timeZone: 'UTC', zoned: true };
+}
