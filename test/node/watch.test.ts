@@ -293,6 +293,17 @@ describe('Compare With Previous Look', () => {
 		expect(await look({ confidence: 0.2, ignoreLabels: 'truck' })).toMatchObject({ changed: false, reason: expect.stringMatching(/new baseline/) });
 	});
 
+	it('static data of another shape (looks: null after a hand edit) starts the looks afresh once, in the item’s warnings, and the next look compares', async () => {
+		const staticData: IDataObject = { looks: null };
+		const look = async (name: FrameName) => (await run(detectParameters(server(), { options: watchOptions() }), [photoItem(name)], { staticData })).items[0].json;
+		const repaired = await look('empty');
+		expect(repaired.warnings).toEqual(['Compare With Previous Look: the looks kept in the workflow’s static data are not an object (null), so every Watch Key starts afresh with its next look']);
+		expect(repaired.comparison).toMatchObject({ changed: false, reason: expect.stringMatching(/^first look/) });
+		const next = await look('carInZone');
+		expect(next.warnings).toBeUndefined();
+		expect(next.comparison).toMatchObject({ changed: true, appeared: [CAR] });
+	});
+
 	it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('the Watch Key "%s" is a key like any other', async (watchKey) => {
 		const staticData: IDataObject = {};
 		const look = async (name: FrameName) =>

@@ -1,0 +1,144 @@
+/**
+ * Static data of another shape (a hand edit, a restore, a look of another format): a look never
+ * fails on it, and never stays a first look for good. What cannot be read is started afresh once,
+ * and the item's warnings say so.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { MINUTE, lookAt } from '../harness/watchLooks';
+import type { SeenObject, WatchSettings } from '../harness/watchLooks';
+
+const T0 = Date.parse('2026-11-28T08:00:00.000Z');
+const at = (minutes: number) => T0 + minutes * MINUTE;
+const PARKED: SeenObject = { label: 'car', box: [0.1, 0.6, 0.2, 0.15] };
+const OTHER: SeenObject = { label: 'car', box: [0.6, 0.6, 0.2, 0.15] };
+const settings: WatchSettings = { zones: [{ name: 'bay', rectangle: [0, 0.5, 0.5, 1] }], stayLimitMinutes: 1, cooldownMinutes: 10, departureAfterLooks: 2 };
+const afresh = (key: string, problem: string) => `Compare With Previous Look: the look kept for Watch Key "${key}" ${problem}, so the key starts afresh with its next look`;
+
+/** The static data as the node leaves it after two looks of "gate" and one of "yard": cooldowns running, a stay reported, a zone left. */
+function saved(): { looks: Record<string, Record<string, unknown> & { tracking: { nextId: number; tracks: Array<Record<string, unknown>>; arrivals: Record<string, unknown> } }> } {
+	const store: IDataObject = {};
+	lookAt(store, 'yard', settings, [], at(0));
+	lookAt(store, 'gate', settings, [], at(0));
+	// in the bay (its anchor at y 0.51), then just out of it (0.49)
+	lookAt(store, 'gate', settings, [{ ...PARKED, box: [0.1, 0.36, 0.2, 0.15] }], at(1));
+	lookAt(store, 'gate', settings, [{ ...PARKED, box: [0.1, 0.34, 0.2, 0.15] }], at(3));
+	const kept = JSON.parse(JSON.stringify(store)) as ReturnType<typeof saved>;
+	const gate = kept.looks.gate;
+	expect(Object.keys(gate)).toEqual(['seenAt', 'counts', 'zones', 'cooldowns', 'lowerFor', 'settings', 'tracking']);
+	expect(Object.keys(gate.tracking.tracks[0])).toEqual(['id', 'label', 'box', 'firstSeen', 'lastSeen', 'seenLooks', 'missedLooks', 'arrived', 'zones', 'overstaysReported', 'zonesLeft']);
+	return kept;
+}
+
+/** The next look of "gate" on `store`: its warnings, and whether it was a first look; then one more look, which must compare. */
+function looksOn(store: IDataObject) {
+	const next = lookAt(store, 'gate', settings, [PARKED], at(4));
+	const after = lookAt(store, 'gate', settings, [PARKED, OTHER], at(5));
+	return { warnings: next.warnings, first: next.comparison!.previousSeenAt === null, afterWarnings: after.warnings, afterFirst: after.comparison!.previousSeenAt === null, arrivals: after.tracking!.arrivals.length };
+}
+
+describe('the looks kept are not an object', () => {
+	it.each([
+		[null, 'null'],
+		[[], '[]'],
+		['broken', '"broken"'],
+		[5, '5'],
+		[[{ seenAt: '2026-11-28T08:00:00.000Z', counts: {} }], '[{"seenAt":"2026-11-28T08:00:00.000Z","…'],
+	])('looks: %j starts every key afresh, once, and the next look compares', (looks, shown) => {
+		const store: IDataObject = { looks: looks as never };
+		expect(looksOn(store)).toEqual({
+			warnings: [`Compare With Previous Look: the looks kept in the workflow’s static data are not an object (${shown}), so every Watch Key starts afresh with its next look`],
+			first: true,
+			afterWarnings: [],
+			afterFirst: false,
+			arrivals: 1,
+		});
+	});
+});
+
+describe('a look kept for a key that cannot be read', () => {
+	type Saved = ReturnType<typeof saved>;
+	type Gate = Saved['looks']['gate'];
+	const cases: Array<[string, (gate: Gate, kept: Saved) => void, string]> = [
+		['a text', (_gate, kept) => ((kept.looks as IDataObject).gate = 'broken'), 'is not an object'],
+		['null', (_gate, kept) => ((kept.looks as IDataObject).gate = null), 'is not an object'],
+		['a list', (_gate, kept) => ((kept.looks as IDataObject).gate = []), 'is not an object'],
+		['no time seen', (gate) => delete gate.seenAt, 'has no time it was seen'],
+		['a time that is no time', (gate) => (gate.seenAt = 'yesterday'), 'has no time it was seen'],
+		['no counts', (gate) => delete gate.counts, 'has no counts'],
+		['a count that is text', (gate) => (gate.counts = { car: '1' }), 'has no counts'],
+		['counts in a list', (gate) => (gate.counts = [1]), 'has no counts'],
+		['zones that are text', (gate) => (gate.zones = 'bay'), 'has no readable counts per zone'],
+		['a zone’s counts that are text', (gate) => (gate.zones = { bay: 'car' }), 'has no readable counts per zone'],
+		['cooldowns that are text', (gate) => (gate.cooldowns = 'soon'), 'has no readable cooldowns'],
+		['a cooldown that is no time', (gate) => (gate.cooldowns = { '["arrival"]': 'soon' }), 'has no readable cooldowns'],
+		['looks lower that are text', (gate) => (gate.lowerFor = { '[null,"car"]': '1' }), 'has no readable counts of looks lower'],
+		['settings that are a number', (gate) => (gate.settings = 5), 'has no readable settings'],
+		['tracking that is text', (gate) => ((gate as IDataObject).tracking = 'tracks'), 'has tracks that are not readable: the state is not an object'],
+		['tracks that are not a list', (gate) => ((gate.tracking as IDataObject).tracks = {}), 'has tracks that are not readable: the state has no list of tracks'],
+		['no next id', (gate) => delete (gate.tracking as Partial<Gate['tracking']>).nextId, 'has tracks that are not readable: the state has no next track id above its tracks’ ids'],
+		['a next id a track has', (gate) => (gate.tracking.nextId = gate.tracking.tracks[0].id as number), 'has tracks that are not readable: the state has no next track id above its tracks’ ids'],
+		['no arrivals', (gate) => delete (gate.tracking as Partial<Gate['tracking']>).arrivals, 'has tracks that are not readable: the state has no readable arrivals'],
+		['arrivals without their start', (gate) => delete gate.tracking.arrivals.since, 'has tracks that are not readable: the state has no readable arrivals'],
+		['arrivals of a day that is a number', (gate) => (gate.tracking.arrivals.day = 5), 'has tracks that are not readable: the state has no readable arrivals'],
+		['arrivals per label that are text', (gate) => (gate.tracking.arrivals.byLabel = 'car'), 'has tracks that are not readable: the state has no readable arrivals'],
+		['arrivals per zone that are text', (gate) => (gate.tracking.arrivals.byZone = 'bay'), 'has tracks that are not readable: the state has no readable arrivals'],
+		['a zone’s arrivals that are text', (gate) => (gate.tracking.arrivals.byZone = { bay: 'car' }), 'has tracks that are not readable: the state has no readable arrivals'],
+	];
+	const track = (change: (track: Record<string, unknown>) => void) => (gate: Gate) => change(gate.tracking.tracks[0]);
+	const trackCases: Array<[string, (track: Record<string, unknown>) => void]> = [
+		['a track that is text', (_track) => undefined],
+		...(['id', 'label', 'box', 'firstSeen', 'lastSeen', 'seenLooks', 'missedLooks', 'arrived', 'zones', 'overstaysReported'].map((field) => [`a track without ${field}`, (kept: Record<string, unknown>) => delete kept[field]]) as Array<[string, (track: Record<string, unknown>) => void]>),
+		['an id that is not whole', (kept) => (kept.id = 1.5)],
+		['a label that is a number', (kept) => (kept.label = 5)],
+		['a box of three numbers', (kept) => (kept.box = [0, 0, 1])],
+		['a box with a text', (kept) => (kept.box = [0, 0, 1, '1'])],
+		['a box that is text', (kept) => (kept.box = '0 0 1 1')],
+		['a first time that is text', (kept) => (kept.firstSeen = '2026-11-28T08:00:00.000Z')],
+		['a last time that is text', (kept) => (kept.lastSeen = 'now')],
+		['looks seen that are negative', (kept) => (kept.seenLooks = -1)],
+		['looks missed that are text', (kept) => (kept.missedLooks = '0')],
+		['arrived that is text', (kept) => (kept.arrived = 'yes')],
+		['zones in a list', (kept) => (kept.zones = ['bay'])],
+		['a zone’s time that is text', (kept) => (kept.zones = { bay: 'now' })],
+		['stays reported that are text', (kept) => (kept.overstaysReported = '')],
+		['a stay reported that is a number', (kept) => (kept.overstaysReported = [0])],
+		['baseline that is false', (kept) => (kept.baseline = false)],
+		['zones left that are text', (kept) => (kept.zonesLeft = 'bay')],
+		['a zone left without its looks', (kept) => (kept.zonesLeft = { bay: [1] })],
+		['a zone left that is a number', (kept) => (kept.zonesLeft = { bay: 1 })],
+		['a zone left whose looks are text', (kept) => (kept.zonesLeft = { bay: [1, '1'] })],
+		['a zone left whose time is text', (kept) => (kept.zonesLeft = { bay: ['now', 1] })],
+	];
+
+	it.each([
+		...cases,
+		...trackCases.map(([name, change]): (typeof cases)[number] => [
+			name,
+			name === 'a track that is text' ? (gate) => (gate.tracking.tracks[0] = 'car' as never) : track(change),
+			'has tracks that are not readable: the state has a track without every field (track 1)',
+		]),
+	])('%s: the key starts afresh, once, saying so; the other keys are kept', (_name, change, problem) => {
+		const kept = saved();
+		change(kept.looks.gate, kept);
+		const store = kept as unknown as IDataObject;
+		expect(looksOn(store)).toEqual({ warnings: [afresh('gate', problem)], first: true, afterWarnings: [], afterFirst: false, arrivals: 1 });
+		expect(lookAt(store, 'yard', settings, [], at(6)).comparison!.previousSeenAt).toBe('2026-11-28T08:00:00.000Z');
+	});
+
+	it('a look as the node keeps it is read without a warning, whatever else it holds', () => {
+		const kept = saved();
+		Object.assign(kept.looks.gate, { reportedAt: '2026-11-28T08:00:00.000Z', note: 'checked' });
+		kept.looks.gate.tracking.tracks[0].baseline = true;
+		const next = lookAt(kept as unknown as IDataObject, 'gate', settings, [PARKED], at(4));
+		expect([next.warnings, next.comparison!.previousSeenAt]).toEqual([[], '2026-11-28T08:03:00.000Z']);
+	});
+
+	it('a key that is not looked at in the execution is named in the warning of the look that read the static data', () => {
+		const kept = saved();
+		(kept.looks as IDataObject).gate = 'broken';
+		const look = lookAt(kept as unknown as IDataObject, 'yard', settings, [], at(4));
+		expect(look.warnings).toEqual([afresh('gate', 'is not an object')]);
+		expect(Object.keys(kept.looks)).toEqual(['yard']);
+	});
+});
