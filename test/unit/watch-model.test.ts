@@ -1,0 +1,296 @@
+/**
+ * Model-based tests of the watch state (fast-check): random sequences of what happens at two
+ * cameras (objects appear, stand, hide for a look, jitter across a zone's edge for a look, leave;
+ * the zone or a stay limit edited; time passing past cooldowns and limits; the static data lost;
+ * another key pushing every key out of the bound; tracking turned off and on), each look run
+ * through the node's pipeline (test/harness/watchLooks.ts), checked against what must hold
+ * whatever happens:
+ *
+ * - each arrival is reported once;
+ * - each stay over its limit is alerted once (not twice; and not never, once the track counts);
+ * - a trackId is never given to two objects of a key, nor again once the key's tracks were lost;
+ * - a stay never shrinks while the object stays (nor its time in a zone while it stays in it);
+ * - a baseline look (a key's first, the first under other settings) reports nothing;
+ * - a change that holds past its cooldown (and Departure After Looks) is reported.
+ *
+ * CI runs a fixed seed and a few hundred sequences; WATCH_MODEL_RUNS and WATCH_MODEL_SEED run a
+ * longer search (docs/testing.md).
+ */
+import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { CooldownScope } from '../../nodes/ImageInference/pipeline/comparison';
+import type { SeenObject, WatchSettings } from '../harness/watchLooks';
+import { MINUTE, lookAt } from '../harness/watchLooks';
+
+const RUNS = Number(process.env.WATCH_MODEL_RUNS ?? 300);
+const SEED = Number(process.env.WATCH_MODEL_SEED ?? 20_261_128);
+const KEYS = ['gate', 'yard'] as const;
+type Key = (typeof KEYS)[number];
+
+// 12 places an object may stand, each used once per key: 4 columns of boxes 0.15 wide, in 3 rows
+// whose bottom-centre anchors lie at y 0.25 (above the bay), 0.51 (just inside its top edge,
+// 0.5: a jitter of 0.02 up takes it out) and 0.85 (deep in it)
+const COLUMNS = [0.05, 0.3, 0.55, 0.8];
+const ROWS = [0.1, 0.36, 0.7];
+const SIZE = [0.15, 0.15] as const;
+const EDGE_ROW = 1;
+const JITTER = 0.02;
+// the bay is x 0 to `right`, y 0.5 to 1; the anchors' x are 0.125, 0.375, 0.625, 0.875
+const BAY_RIGHTS = [0.5, 0.55, 0.7];
+
+type Action =
+	| { kind: 'look'; key: Key; hide: number; jitter: number }
+	| { kind: 'appear'; key: Key; place: number; label: 'car' | 'person' }
+	| { kind: 'leave'; key: Key; which: number }
+	| { kind: 'wait'; minutes: number }
+	| { kind: 'moveZone'; key: Key; right: number }
+	| { kind: 'stayLimit'; key: Key; minutes: number }
+	| { kind: 'tracking'; key: Key }
+	| { kind: 'lose' }
+	| { kind: 'pushOut' };
+
+const keyArb = fc.constantFrom(...KEYS);
+const actionArb: fc.Arbitrary<Action> = fc.oneof(
+	{ arbitrary: fc.record({ kind: fc.constant('look' as const), key: keyArb, hide: fc.nat(5), jitter: fc.nat(5) }), weight: 12 },
+	{ arbitrary: fc.record({ kind: fc.constant('appear' as const), key: keyArb, place: fc.nat(11), label: fc.constantFrom('car' as const, 'person' as const) }), weight: 4 },
+	{ arbitrary: fc.record({ kind: fc.constant('leave' as const), key: keyArb, which: fc.nat(5) }), weight: 2 },
+	{ arbitrary: fc.record({ kind: fc.constant('wait' as const), minutes: fc.integer({ min: 1, max: 15 }) }), weight: 3 },
+	{ arbitrary: fc.record({ kind: fc.constant('moveZone' as const), key: keyArb, right: fc.constantFrom(...BAY_RIGHTS) }), weight: 1 },
+	{ arbitrary: fc.record({ kind: fc.constant('stayLimit' as const), key: keyArb, minutes: fc.integer({ min: 2, max: 12 }) }), weight: 1 },
+	{ arbitrary: fc.record({ kind: fc.constant('tracking' as const), key: keyArb }), weight: 1 },
+	{ arbitrary: fc.record({ kind: fc.constant('lose' as const) }), weight: 1 },
+	{ arbitrary: fc.record({ kind: fc.constant('pushOut' as const) }), weight: 1 },
+);
+const optionsArb = fc.record({
+	keepMissedLooks: fc.integer({ min: 1, max: 2 }),
+	countAfterLooks: fc.integer({ min: 1, max: 2 }),
+	cooldownMinutes: fc.constantFrom(0, 3, 10),
+	cooldownScope: fc.constantFrom<CooldownScope>('watchKey', 'label', 'zoneAndLabel'),
+	departureAfterLooks: fc.integer({ min: 1, max: 2 }),
+});
+
+/** JSON with each object's fields in name order: counts compared whatever order they were counted in. */
+const canonical = (value: unknown) =>
+	JSON.stringify(value, (_name, field: unknown) =>
+		field && typeof field === 'object' && !Array.isArray(field) ? Object.fromEntries(Object.entries(field).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : field,
+	);
+
+interface RealObject {
+	id: number;
+	place: number;
+	label: string;
+	/** Whether it was hidden or jittered at the key's last look (never two looks in a row). */
+	perturbed: boolean;
+}
+
+interface KeyModel {
+	objects: RealObject[];
+	placesUsed: Set<number>;
+	right: number;
+	stayLimit: number;
+	tracking: boolean;
+	/** The zone and tracking of the key's last look kept: another at the next look makes it a baseline, none (the key's first look, again after a loss) too. */
+	lastLook?: { right: number; tracking: boolean };
+	/** Bumped when the key's tracks are lost: the static data, the bound, tracking turned off. */
+	trackingEpoch: number;
+	/** The looks of the key since its last baseline: their time and counts (JSON), for the cooldown rule. */
+	countsRun: Array<{ now: number; counts: string }>;
+	/** Per real object: its trackId and first-seen time in this epoch; per object and zone, the entry time while in it. */
+	trackOf: Map<number, { trackId: number; epoch: number; firstSeen: number; seenRun: number }>;
+	zoneEntry: Map<number, number>;
+	/** Every trackId the key gave: the object and epoch it was given in. */
+	ids: Map<number, { object: number; epoch: number }>;
+	arrivedIds: Set<number>;
+	arrivalsPerObject: Map<string, number>;
+	alerted: Set<string>;
+}
+
+type Options = { keepMissedLooks: number; countAfterLooks: number; cooldownMinutes: number; cooldownScope: CooldownScope; departureAfterLooks: number };
+
+function runSequence(options: Options, actions: Action[]): void {
+	let store: IDataObject = {};
+	let now = Date.parse('2026-11-28T08:00:00.000Z');
+	let nextObject = 1;
+	const models = new Map<Key, KeyModel>(
+		KEYS.map((key) => [
+			key,
+			{
+				objects: [],
+				placesUsed: new Set(),
+				right: BAY_RIGHTS[0],
+				stayLimit: 5,
+				tracking: true,
+				trackingEpoch: 0,
+				countsRun: [],
+				trackOf: new Map(),
+				zoneEntry: new Map(),
+				ids: new Map(),
+				arrivedIds: new Set(),
+				arrivalsPerObject: new Map(),
+				alerted: new Set(),
+			},
+		]),
+	);
+	const loseTracks = (model: KeyModel) => {
+		model.trackingEpoch++;
+		model.trackOf.clear();
+		model.zoneEntry.clear();
+	};
+	const settingsOf = (model: KeyModel): WatchSettings => ({
+		...options,
+		zones: [{ name: 'bay', rectangle: [0, 0.5, model.right, 1] }],
+		tracking: model.tracking,
+		stayLimitMinutes: model.stayLimit,
+		zoneStayLimits: [['bay', model.stayLimit / 2]],
+	});
+	const anchorInBay = (model: KeyModel, place: number, dy = 0) => {
+		const x = COLUMNS[place % 4] + SIZE[0] / 2;
+		const y = ROWS[Math.floor(place / 4)] + SIZE[1] + dy;
+		return x >= 0 && x <= model.right && y >= 0.5 && y <= 1;
+	};
+
+	for (const action of actions) {
+		if (action.kind === 'wait') now += action.minutes * MINUTE;
+		else if (action.kind === 'lose' || action.kind === 'pushOut') {
+			if (action.kind === 'lose') store = {};
+			// another key's look fills the 100,000 characters: every other key is forgotten
+			else lookAt(store, 'filler', { tracking: false }, [{ label: 'x'.repeat(99_990), box: [0, 0, 0.1, 0.1] }], now);
+			for (const model of models.values()) {
+				model.lastLook = undefined;
+				loseTracks(model);
+			}
+		} else if (action.kind === 'appear') {
+			const model = models.get(action.key)!;
+			if (model.placesUsed.has(action.place)) continue;
+			model.placesUsed.add(action.place);
+			model.objects.push({ id: nextObject++, place: action.place, label: action.label, perturbed: true });
+		} else if (action.kind === 'leave') {
+			const model = models.get(action.key)!;
+			if (model.objects.length > 0) model.objects.splice(action.which % model.objects.length, 1);
+		} else if (action.kind === 'moveZone') {
+			models.get(action.key)!.right = action.right;
+		} else if (action.kind === 'stayLimit') models.get(action.key)!.stayLimit = action.minutes;
+		else if (action.kind === 'tracking') {
+			const model = models.get(action.key)!;
+			model.tracking = !model.tracking;
+		} else look(action, models.get(action.key)!);
+	}
+
+	function look(action: Extract<Action, { kind: 'look' }>, model: KeyModel): void {
+		now += MINUTE;
+		const settings = settingsOf(model);
+		// each object as the service sees it this look: hidden, jittered up across the bay's edge, or as it stands
+		const seen: Array<{ object: RealObject; box: SeenObject }> = [];
+		model.objects.forEach((object, index) => {
+			const [x, y] = [COLUMNS[object.place % 4], ROWS[Math.floor(object.place / 4)]];
+			const wasPerturbed = object.perturbed;
+			object.perturbed = false;
+			if (!wasPerturbed && index === action.hide) {
+				object.perturbed = true;
+				return;
+			}
+			const jitters = !wasPerturbed && index === action.jitter && Math.floor(object.place / 4) === EDGE_ROW;
+			object.perturbed = jitters;
+			seen.push({ object, box: { label: object.label, box: [x, y - (jitters ? JITTER : 0), ...SIZE] } });
+		});
+		const baseline = model.lastLook === undefined || model.lastLook.right !== model.right || model.lastLook.tracking !== model.tracking;
+		model.lastLook = { right: model.right, tracking: model.tracking };
+		// a look without tracking keeps no tracks
+		if (!model.tracking) loseTracks(model);
+		const result = lookAt(store, action.key, settings, seen.map(({ box }) => box), now);
+		const comparison = result.comparison!;
+		const tracking = result.tracking;
+		const where = `${action.key} at ${new Date(now).toISOString()}`;
+		const fail = (message: string) => {
+			throw new Error(`${where}: ${message}`);
+		};
+
+		// a baseline look, and only one, says so and reports nothing
+		const saysBaseline = /^first look|new baseline/.test(comparison.reason);
+		if (saysBaseline !== baseline) fail(`a baseline look expected ${baseline}, the comparison says "${comparison.reason}"`);
+		if (baseline) {
+			const zoneChanges = Object.values(comparison.zones ?? {}).flatMap((zone) => [...zone.appeared, ...zone.disappeared]);
+			if (comparison.changed || comparison.appeared.length || comparison.disappeared.length || zoneChanges.length) fail('a baseline look reported a change of the counts');
+			if (tracking && (tracking.arrivals.length || tracking.departed.length)) fail(`a baseline look reported arrivals ${JSON.stringify(tracking.arrivals)} or departures ${JSON.stringify(tracking.departed)}`);
+		}
+
+		// a change that holds past its cooldown and Departure After Looks is reported
+		const counts = canonical([result.results.countsByLabel, result.results.countsByZone]);
+		if (baseline) model.countsRun = [];
+		const last = model.countsRun[model.countsRun.length - 1];
+		if (last === undefined || last.counts !== counts) model.countsRun = [];
+		model.countsRun.push({ now, counts });
+		const held = model.countsRun[options.departureAfterLooks - 1];
+		if (held && now >= held.now + options.cooldownMinutes * MINUTE) {
+			const kept = (store.looks as Record<string, { counts: unknown; zones: unknown }>)[action.key];
+			if (canonical([kept.counts, kept.zones]) !== counts) fail(`counts steady since ${new Date(model.countsRun[0].now).toISOString()} are not reported: kept ${canonical([kept.counts, kept.zones])}, seen ${counts}`);
+		}
+
+		if (!tracking) return;
+		for (const arrival of tracking.arrivals) {
+			if (model.arrivedIds.has(arrival.trackId)) fail(`track ${arrival.trackId} reported as an arrival twice`);
+			model.arrivedIds.add(arrival.trackId);
+		}
+		seen.forEach(({ object }, index) => {
+			const detection = result.detections[index];
+			const trackId = detection.trackId;
+			if (trackId === null || detection.seenForSeconds === null) return fail(`object ${object.id} untracked`);
+			// a trackId is given to one object of the key, in one epoch of its tracks
+			const given = model.ids.get(trackId);
+			if (given && (given.object !== object.id || given.epoch !== model.trackingEpoch)) {
+				fail(`track ${trackId} of object ${given.object} (tracks lost ${given.epoch} times) given to object ${object.id} (tracks lost ${model.trackingEpoch} times)`);
+			}
+			model.ids.set(trackId, { object: object.id, epoch: model.trackingEpoch });
+			if (tracking.arrivals.some((arrival) => arrival.trackId === trackId)) {
+				const name = `${object.id}/${model.trackingEpoch}`;
+				const arrivals = (model.arrivalsPerObject.get(name) ?? 0) + 1;
+				if (arrivals > 1) fail(`object ${object.id} arrived ${arrivals} times`);
+				model.arrivalsPerObject.set(name, arrivals);
+			}
+			// the stay never shrinks while the object stays: one track, its first-seen time kept
+			const firstSeen = now - detection.seenForSeconds * 1000;
+			const before = model.trackOf.get(object.id);
+			if (before && before.trackId !== trackId) fail(`object ${object.id} went from track ${before.trackId} to ${trackId} while it stayed`);
+			if (before && Math.abs(before.firstSeen - firstSeen) > 500) fail(`object ${object.id}'s stay went from since ${new Date(before.firstSeen).toISOString()} to since ${new Date(firstSeen).toISOString()}`);
+			const seenRun = before ? before.seenRun + 1 : 1;
+			model.trackOf.set(object.id, { trackId, epoch: model.trackingEpoch, firstSeen: before?.firstSeen ?? firstSeen, seenRun });
+			// nor its time in the bay while it stands in it, a one-look jitter out of it included
+			const inBay = anchorInBay(model, object.place);
+			const bayEntry = detection.secondsInZones?.bay === undefined ? undefined : now - detection.secondsInZones.bay * 1000;
+			if (!inBay) model.zoneEntry.delete(object.id);
+			else if (bayEntry !== undefined) {
+				const entered = model.zoneEntry.get(object.id);
+				if (entered !== undefined && bayEntry - entered > 500) fail(`object ${object.id}'s time in the bay went from since ${new Date(entered).toISOString()} to since ${new Date(bayEntry).toISOString()}`);
+				if (entered === undefined) model.zoneEntry.set(object.id, bayEntry);
+			}
+			// a stay over its limit is alerted, once the track has counted (seen in a row past Arrival After Looks, off a baseline look)
+			for (const [zone, seconds, limitMinutes] of [
+				['', detection.seenForSeconds, model.stayLimit],
+				['bay', detection.secondsInZones?.bay, model.stayLimit / 2],
+			] as Array<[string, number | undefined, number]>) {
+				if (seconds === undefined || seconds * 1000 <= limitMinutes * MINUTE || seenRun <= options.countAfterLooks || baseline) continue;
+				if (!model.alerted.has(`${trackId}/${zone}`) && !tracking.overstays.some((stay) => stay.trackId === trackId && (stay.zone ?? '') === zone && !stay.alreadyReported)) {
+					fail(`object ${object.id} (track ${trackId}) over its ${zone || 'image'} limit of ${limitMinutes} minutes for ${seconds} s, never alerted`);
+				}
+			}
+		});
+		// the objects not seen (hidden, or gone) are no longer seen in a row
+		for (const [id, track] of model.trackOf) if (!seen.some(({ object }) => object.id === id)) track.seenRun = 0;
+		for (const stay of tracking.overstays) {
+			if (stay.alreadyReported) continue;
+			const name = `${stay.trackId}/${stay.zone ?? ''}`;
+			if (model.alerted.has(name)) fail(`track ${stay.trackId}'s stay over the ${stay.zone ?? 'image'} limit alerted twice`);
+			model.alerted.add(name);
+		}
+	}
+}
+
+describe('the watch state, model-based', () => {
+	it(`holds every invariant over ${RUNS} random sequences of looks (seed ${SEED})`, () => {
+		fc.assert(
+			fc.property(optionsArb, fc.array(actionArb, { minLength: 10, maxLength: 60 }), (options, actions) => runSequence(options, actions)),
+			{ numRuns: RUNS, seed: SEED },
+		);
+	});
+});
