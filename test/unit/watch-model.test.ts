@@ -6,7 +6,7 @@
  * through the node's pipeline (test/harness/watchLooks.ts), checked against what must hold
  * whatever happens:
  *
- * - each arrival is reported once;
+ * - each arrival is reported once, and an object standing there at a baseline look is none;
  * - each stay over its limit is alerted once (not twice; and not never, once the track counts);
  * - a trackId is never given to two objects of a key, nor again once the key's tracks were lost;
  * - a stay never shrinks while the object stays (nor its time in a zone while it stays in it);
@@ -50,13 +50,14 @@ type Action =
 	| { kind: 'lose' }
 	| { kind: 'pushOut' };
 
-const keyArb = fc.constantFrom(...KEYS);
+// most looks at one camera, so that one key's sequences are long; the other shares the static data
+const keyArb = fc.constantFrom<Key>('gate', 'gate', 'gate', 'yard');
 const actionArb: fc.Arbitrary<Action> = fc.oneof(
-	{ arbitrary: fc.record({ kind: fc.constant('look' as const), key: keyArb, hide: fc.nat(5), jitter: fc.nat(5) }), weight: 12 },
+	{ arbitrary: fc.record({ kind: fc.constant('look' as const), key: keyArb, hide: fc.nat(9), jitter: fc.nat(9) }), weight: 12 },
 	{ arbitrary: fc.record({ kind: fc.constant('appear' as const), key: keyArb, place: fc.nat(11), label: fc.constantFrom('car' as const, 'person' as const) }), weight: 4 },
 	{ arbitrary: fc.record({ kind: fc.constant('leave' as const), key: keyArb, which: fc.nat(5) }), weight: 2 },
 	{ arbitrary: fc.record({ kind: fc.constant('wait' as const), minutes: fc.integer({ min: 1, max: 15 }) }), weight: 3 },
-	{ arbitrary: fc.record({ kind: fc.constant('moveZone' as const), key: keyArb, right: fc.constantFrom(...BAY_RIGHTS) }), weight: 1 },
+	{ arbitrary: fc.record({ kind: fc.constant('moveZone' as const), key: keyArb, right: fc.constantFrom(...BAY_RIGHTS) }), weight: 2 },
 	{ arbitrary: fc.record({ kind: fc.constant('stayLimit' as const), key: keyArb, minutes: fc.integer({ min: 2, max: 12 }) }), weight: 1 },
 	{ arbitrary: fc.record({ kind: fc.constant('tracking' as const), key: keyArb }), weight: 1 },
 	{ arbitrary: fc.record({ kind: fc.constant('lose' as const) }), weight: 1 },
@@ -65,7 +66,7 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
 const optionsArb = fc.record({
 	keepMissedLooks: fc.integer({ min: 1, max: 2 }),
 	countAfterLooks: fc.integer({ min: 1, max: 2 }),
-	cooldownMinutes: fc.constantFrom(0, 3, 10),
+	cooldownMinutes: fc.constantFrom(0, 2, 3, 10),
 	cooldownScope: fc.constantFrom<CooldownScope>('watchKey', 'label', 'zoneAndLabel'),
 	departureAfterLooks: fc.integer({ min: 1, max: 2 }),
 });
@@ -97,7 +98,7 @@ interface KeyModel {
 	/** The looks of the key since its last baseline: their time and counts (JSON), for the cooldown rule. */
 	countsRun: Array<{ now: number; counts: string }>;
 	/** Per real object: its trackId and first-seen time in this epoch; per object and zone, the entry time while in it. */
-	trackOf: Map<number, { trackId: number; epoch: number; firstSeen: number; seenRun: number }>;
+	trackOf: Map<number, { trackId: number; epoch: number; firstSeen: number; seenRun: number; standing: boolean }>;
 	zoneEntry: Map<number, number>;
 	/** Every trackId the key gave: the object and epoch it was given in. */
 	ids: Map<number, { object: number; epoch: number }>;
@@ -242,19 +243,22 @@ function runSequence(options: Options, actions: Action[]): void {
 				fail(`track ${trackId} of object ${given.object} (tracks lost ${given.epoch} times) given to object ${object.id} (tracks lost ${model.trackingEpoch} times)`);
 			}
 			model.ids.set(trackId, { object: object.id, epoch: model.trackingEpoch });
-			if (tracking.arrivals.some((arrival) => arrival.trackId === trackId)) {
-				const name = `${object.id}/${model.trackingEpoch}`;
-				const arrivals = (model.arrivalsPerObject.get(name) ?? 0) + 1;
-				if (arrivals > 1) fail(`object ${object.id} arrived ${arrivals} times`);
-				model.arrivalsPerObject.set(name, arrivals);
-			}
 			// the stay never shrinks while the object stays: one track, its first-seen time kept
 			const firstSeen = now - detection.seenForSeconds * 1000;
 			const before = model.trackOf.get(object.id);
 			if (before && before.trackId !== trackId) fail(`object ${object.id} went from track ${before.trackId} to ${trackId} while it stayed`);
 			if (before && Math.abs(before.firstSeen - firstSeen) > 500) fail(`object ${object.id}'s stay went from since ${new Date(before.firstSeen).toISOString()} to since ${new Date(firstSeen).toISOString()}`);
 			const seenRun = before ? before.seenRun + 1 : 1;
-			model.trackOf.set(object.id, { trackId, epoch: model.trackingEpoch, firstSeen: before?.firstSeen ?? firstSeen, seenRun });
+			// an object its tracks first saw on a baseline look was standing there: never an arrival
+			const standing = before ? before.standing : baseline;
+			model.trackOf.set(object.id, { trackId, epoch: model.trackingEpoch, firstSeen: before?.firstSeen ?? firstSeen, seenRun, standing });
+			if (tracking.arrivals.some((arrival) => arrival.trackId === trackId)) {
+				if (standing) fail(`object ${object.id}, standing there at a baseline look, reported as an arrival`);
+				const name = `${object.id}/${model.trackingEpoch}`;
+				const arrivals = (model.arrivalsPerObject.get(name) ?? 0) + 1;
+				if (arrivals > 1) fail(`object ${object.id} arrived ${arrivals} times`);
+				model.arrivalsPerObject.set(name, arrivals);
+			}
 			// nor its time in the bay while it stands in it, a one-look jitter out of it included
 			const inBay = anchorInBay(model, object.place);
 			const bayEntry = detection.secondsInZones?.bay === undefined ? undefined : now - detection.secondsInZones.bay * 1000;
