@@ -60,6 +60,8 @@ describe('labels and zones named as what every object has', () => {
 
 	it('are tracked: arrivals per label and per zone, time in each zone', () => {
 		const store: IDataObject = {};
+		// the key's first look: what stands there is tracked, not an arrival
+		look(store, [], T0 - MINUTE);
 		look(store, [left('constructor'), right('__proto__')], T0);
 		const { tracking, results } = look(store, [left('constructor'), right('__proto__'), right('toString', 60)], T0 + MINUTE);
 		expect(asJson(tracking!.arrivalsByLabel)).toEqual(fields('{"constructor":1,"__proto__":1,"toString":1}'));

@@ -73,6 +73,16 @@ describe('a settings change mid-stay keeps the tracks', () => {
 			{ trackId: at(0), label: 'car', zones: [], firstSeenAt: '2026-11-28T08:01:00.000Z', lastSeenAt: '2026-11-28T08:01:00.000Z', stayedSeconds: 0 },
 		]);
 	});
+
+	it('a baseline look ends no track, also one missing longer than a Track Kept Through Missed Looks lowered with it', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', { keepMissedLooks: 2 }, [PARKED], at(0));
+		lookAt(store, 'gate', { keepMissedLooks: 2 }, [], at(1));
+		lookAt(store, 'gate', { keepMissedLooks: 2 }, [], at(2));
+		const lowered: WatchSettings = { keepMissedLooks: 0, confidence: 0.4 };
+		expect(lookAt(store, 'gate', lowered, [], at(3)).tracking).toMatchObject({ departed: [], tracked: 1 });
+		expect(lookAt(store, 'gate', lowered, [], at(4)).tracking).toMatchObject({ departed: [{ trackId: at(0) }], tracked: 0 });
+	});
 });
 
 describe('tracks lost: a first look again, with ids the key never gave', () => {

@@ -134,6 +134,16 @@ describe('a look kept for a key that cannot be read', () => {
 		expect([next.warnings, next.comparison!.previousSeenAt]).toEqual([[], '2026-11-28T08:03:00.000Z']);
 	});
 
+	it('the bound is measured on the looks as repaired: a look that fits beside the readable ones keeps them', () => {
+		const kept = saved();
+		// a look of 60,000 characters that cannot be read, and one that fits beside "gate" and "yard" once it is gone
+		(kept.looks as IDataObject).broken = { seenAt: 'never', counts: { ['x'.repeat(60_000)]: 1 } };
+		const store = kept as unknown as IDataObject;
+		const look = lookAt(store, 'big', { tracking: false }, [{ label: 'y'.repeat(60_000), box: [0, 0, 0.1, 0.1] }], at(4));
+		expect(look.warnings).toEqual([afresh('broken', 'has no time it was seen')]);
+		expect(Object.keys(kept.looks)).toEqual(['yard', 'gate', 'big']);
+	});
+
 	it('a key that is not looked at in the execution is named in the warning of the look that read the static data', () => {
 		const kept = saved();
 		(kept.looks as IDataObject).gate = 'broken';

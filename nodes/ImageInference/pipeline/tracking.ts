@@ -340,7 +340,7 @@ function moveZones(track: StoredTrack, zones: string[], keepMissedLooks: number,
 		leftCount++;
 	};
 	for (const zone in track.zones) keepLeft(zone, track.zones[zone], 1);
-	for (const zone in track.zonesLeft) if (!hasOwnField(track.zones, zone)) keepLeft(zone, track.zonesLeft[zone][0], track.zonesLeft[zone][1] + 1);
+	for (const zone in track.zonesLeft) keepLeft(zone, track.zonesLeft[zone][0], track.zonesLeft[zone][1] + 1);
 	track.zones = zonesSince;
 	if (leftCount > 0) track.zonesLeft = left;
 	else delete track.zonesLeft;
