@@ -168,6 +168,35 @@ describe('Track Objects Across Looks, through the node', () => {
 		}
 	});
 
+	it('a zone point moved mid-stay keeps the car’s track: no second arrival, no second alert, its whole stay at its departure', async () => {
+		const staticData: IDataObject = {};
+		let now = Date.parse('2026-11-27T08:00:00.000Z');
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+		const moved = { zones: { zone: [{ name: 'no-parking', points: '0,0 0.55,0 0.55,1 0,1' }] } };
+		try {
+			const look = async (detections: Detection[], minute: number, zone: IDataObject = {}) => {
+				now = Date.parse('2026-11-27T08:00:00.000Z') + minute * 60_000;
+				answer(detections);
+				const { items } = await run(detectParameters(server(), { options: tracking({ reportStaysLongerThan: 30, ...zone }) }), [frame()], { staticData });
+				return items[0].json as IDataObject & { detections: Tracked[]; tracking: IDataObject; comparison: IDataObject };
+			};
+			await look([], 0);
+			const arrived = await look([car(0.1)], 5);
+			const carId = arrived.detections[0].trackId;
+			expect(arrived.tracking).toMatchObject({ arrivals: [{ trackId: carId }], arrivalsByLabel: { car: 1 } });
+			expect((await look([car(0.1)], 40)).tracking).toMatchObject({ newOverstayCount: 1 });
+			const edited = await look([car(0.1)], 45, moved);
+			expect(edited.comparison).toMatchObject({ changed: false, reason: expect.stringMatching(/new baseline/) });
+			expect(edited.detections.map(({ trackId, seenForSeconds }) => [trackId, seenForSeconds])).toEqual([[carId, 2400]]);
+			expect(edited.tracking).toMatchObject({ arrivals: [], arrivalsByLabel: { car: 1 }, newOverstayCount: 0 });
+			expect((await look([car(0.1)], 80, moved)).tracking).toMatchObject({ newOverstayCount: 0, overstays: [{ trackId: carId, alreadyReported: true }] });
+			await look([], 85, moved);
+			expect((await look([], 90, moved)).tracking).toMatchObject({ departed: [{ trackId: carId, stayedSeconds: 75 * 60 }] });
+		} finally {
+			clock.mockRestore();
+		}
+	});
+
 	it('one item per object: each carries its own trackId beside the look’s tracking', async () => {
 		answer([car(0.1), car(0.6)]);
 		const now = Date.parse('2026-11-27T08:00:00.000Z');
