@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { readChoice, readOptionalBoolean, readOptionalNumber, truncate } from '../parameters/readers';
 import { isoTime } from './isoTime';
 import { jsonLength } from './jsonLength';
-import { hasOwnField, ownField, setOwnField } from './records';
+import { hasOwnField, isRecord, ownField, setOwnField } from './records';
 import type { TrackingSettings, TrackingState } from './tracking';
 import { isCounts, trackingStateJsonLength, trackingStateProblem } from './tracking';
 
@@ -378,7 +378,6 @@ function looksToWrite(store: IDataObject, warnings: string[]): { looks: Record<s
 	return { looks: readable, memo: made };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isTimeText = (value: unknown) => typeof value === 'string' && Number.isFinite(Date.parse(value));
 
 /** What is wrong with a look as the static data holds it: the first field found wrong, or undefined when a look can compare with it. */
@@ -393,7 +392,6 @@ function lookProblem(look: unknown): string | undefined {
 	const trackingProblem = look.tracking === undefined ? undefined : trackingStateProblem(look.tracking);
 	return trackingProblem && `has tracks that are not readable: the state ${trackingProblem}`;
 }
-
 
 /** The cooldown a change waits for: its kind, and the zone and label as far as the scope tells them apart. */
 function cooldownName(kind: ChangeKind, scope: CooldownScope, zone: string | null, label: string): unknown[] {

@@ -24,3 +24,8 @@ export function setOwnField<T>(record: Record<string, T>, name: string, value: T
 export function countOneMore(counts: Record<string, number>, name: string): void {
 	setOwnField(counts, name, (ownField(counts, name) ?? 0) + 1);
 }
+
+/** A JSON object (not a list, not null), as the static data may hold one where a record is expected. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

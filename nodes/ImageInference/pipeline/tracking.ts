@@ -5,7 +5,7 @@ import { namedEntries, numberFromText, readChoice, readOptionalBoolean, readOpti
 import type { Box } from './geometry';
 import { isoTime } from './isoTime';
 import { jsonLength, numberLength, textLength } from './jsonLength';
-import { countOneMore, hasOwnField, ownField, setOwnField } from './records';
+import { countOneMore, hasOwnField, isRecord, ownField, setOwnField } from './records';
 
 type Counts = Record<string, number>;
 
@@ -545,7 +545,6 @@ function readZoneStayLimits(value: unknown, zones: string[], fail: (message: str
 	});
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 const everyField = (record: Record<string, unknown>, test: (value: unknown) => boolean) => Object.values(record).every(test);
