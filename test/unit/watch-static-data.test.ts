@@ -65,6 +65,8 @@ describe('a look kept for a key that cannot be read', () => {
 		['a list', (_gate, kept) => ((kept.looks as IDataObject).gate = []), 'is not an object'],
 		['no time seen', (gate) => delete gate.seenAt, 'has no time it was seen'],
 		['a time that is no time', (gate) => (gate.seenAt = 'yesterday'), 'has no time it was seen'],
+		['a time that is a number', (gate) => (gate.seenAt = 5), 'has no time it was seen'],
+		['a cooldown that is a number', (gate) => (gate.cooldowns = { '["arrival"]': 5 }), 'has no readable cooldowns'],
 		['no counts', (gate) => delete gate.counts, 'has no counts'],
 		['a count that is text', (gate) => (gate.counts = { car: '1' }), 'has no counts'],
 		['counts in a list', (gate) => (gate.counts = [1]), 'has no counts'],

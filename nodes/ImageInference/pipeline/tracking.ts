@@ -545,7 +545,7 @@ function readZoneStayLimits(value: unknown, zones: string[], fail: (message: str
 	});
 }
 
-const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isTime = (value: unknown): value is number => Number.isFinite(value);
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 const everyField = (record: Record<string, unknown>, test: (value: unknown) => boolean) => Object.values(record).every(test);
 /** Counts per label, as a look keeps them. */
