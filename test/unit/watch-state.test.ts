@@ -225,3 +225,119 @@ describe('a box that jitters across a zone’s edge', () => {
 function lookSettings() {
 	return { minOverlap: 0.3, keepMissedLooks: 1, countAfterLooks: 1, zoneStayLimitsMs: [], arrivalsPeriod: 'firstLook' as const, timeZone: 'UTC', zoned: true };
 }
+
+describe('the bound forgets a key mid-stay', () => {
+	const settings: WatchSettings = { stayLimitMinutes: 30 };
+	// a key whose one look takes the static data's 100,000 characters: every other key must go
+	const fill = (store: IDataObject, minute: number) => lookAt(store, 'x'.repeat(10), { tracking: false }, [{ label: 'y'.repeat(99_990), box: [0, 0, 0.1, 0.1] }], at(minute));
+
+	it('the issue’s car: its stay alerted at 35 and, flagged resumedAfterLoss, at 80; its departure flagged; the key’s next item says its tracks were forgotten', () => {
+		const store: IDataObject = {};
+		const alerts: Array<[number, number, boolean]> = [];
+		const looks = new Map<number, ReturnType<typeof lookAt>>();
+		const lookOfCar = (minute: number, objects: SeenObject[]) => {
+			const look = lookAt(store, 'bay camera', settings, objects, at(minute));
+			for (const stay of look.tracking!.overstays) if (!stay.alreadyReported) alerts.push([minute, stay.trackId, stay.resumedAfterLoss === true]);
+			looks.set(minute, look);
+		};
+		for (let minute = 0; minute <= 40; minute += 5) lookOfCar(minute, [PARKED]);
+		const filler = fill(store, 41);
+		expect(filler.warnings).toEqual([]);
+		for (let minute = 45; minute <= 90; minute += 5) lookOfCar(minute, [PARKED]);
+		lookOfCar(95, []);
+		lookOfCar(100, []);
+		expect(alerts).toEqual([
+			[35, at(0), false],
+			[80, at(45), true],
+		]);
+		expect(looks.get(45)!.warnings).toEqual([
+			'Track Objects Across Looks: the tracks of Watch Key "bay camera" (1 track) were forgotten at 2026-11-28T08:41:00.000Z to keep the workflow’s static data within 100,000 characters; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss',
+		]);
+		expect(looks.get(50)!.warnings).toEqual([]);
+		expect(looks.get(45)!.tracking).toMatchObject({ arrivals: [], arrivalsSince: '2026-11-28T08:45:00.000Z' });
+		expect(looks.get(95)!.tracking!.departed).toEqual([]);
+		expect(looks.get(100)!.tracking!.departed).toEqual([
+			{ trackId: at(45), label: 'car', zones: [], firstSeenAt: '2026-11-28T08:45:00.000Z', lastSeenAt: '2026-11-28T09:30:00.000Z', stayedSeconds: 2700, resumedAfterLoss: true },
+		]);
+	});
+
+	it('an object that arrives after the loss carries no flag; a key forgotten without tracks leaves no note', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', settings, [PARKED], at(0));
+		lookAt(store, 'yard', settings, [], at(0));
+		fill(store, 1);
+		const again = lookAt(store, 'gate', settings, [PARKED], at(2));
+		expect(again.warnings).toHaveLength(1);
+		expect(lookAt(store, 'yard', settings, [], at(2)).warnings).toEqual([]);
+		lookAt(store, 'gate', settings, [PARKED, OTHER], at(3));
+		const over = lookAt(store, 'gate', settings, [PARKED, OTHER], at(34));
+		expect(over.tracking!.overstays.map((stay) => [stay.trackId, stay.resumedAfterLoss])).toEqual([
+			[at(2), true],
+			[at(2) + 1, undefined],
+		]);
+		expect(over.tracking!.overstays[1]).not.toHaveProperty('resumedAfterLoss');
+	});
+
+	it('forgets the keys without tracks before a key whose objects stand, each seen longest ago first', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', settings, [PARKED], at(0));
+		for (let key = 1; key < 100; key++) lookAt(store, `camera ${key}`, settings, [], at(key));
+		lookAt(store, 'new camera', settings, [], at(100));
+		expect(Object.keys(store.looks as object)).toEqual(expect.arrayContaining(['gate', 'camera 2', 'new camera']));
+		expect(store.looks).not.toHaveProperty(['camera 1']);
+		// a key whose tracks are all gone is one without tracks
+		lookAt(store, 'gate', { ...settings, keepMissedLooks: 0 }, [], at(101));
+		lookAt(store, 'newer camera', settings, [], at(102));
+		expect(store.looks).not.toHaveProperty(['camera 2']);
+		lookAt(store, 'newest camera', settings, [], at(103));
+		expect(store.looks).not.toHaveProperty(['camera 3']);
+		expect(store.looks).toHaveProperty(['gate']);
+	});
+});
+
+describe('the notes of keys forgotten with tracks', () => {
+	const settings: WatchSettings = { stayLimitMinutes: 30 };
+	const fill = (store: IDataObject, minute: number) => lookAt(store, 'x'.repeat(10), { tracking: false }, [{ label: 'y'.repeat(99_990), box: [0, 0, 0.1, 0.1] }], at(minute));
+	const note = (tracks: string) =>
+		`Track Objects Across Looks: the tracks of Watch Key "gate" (${tracks}) were forgotten at 2026-11-28T08:01:00.000Z to keep the workflow’s static data within 100,000 characters; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`;
+
+	it('says how many tracks; keeps ids above those given, also with the clock set back; is said once', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', settings, [PARKED, OTHER], at(0));
+		fill(store, 1);
+		expect(store.forgottenTracks).toEqual({ gate: { at: '2026-11-28T08:01:00.000Z', nextId: at(0) + 2, tracks: 2 } });
+		const back = lookAt(store, 'gate', settings, [PARKED], at(-10));
+		expect([back.warnings, back.detections[0].trackId]).toEqual([[note('2 tracks')], at(0) + 2]);
+		expect(store).not.toHaveProperty('forgottenTracks');
+		const state = (store.looks as Record<string, { tracking: Parameters<typeof trackingStateJsonLength>[0] }>).gate.tracking;
+		expect(trackingStateJsonLength(state)).toBe(JSON.stringify(state).length);
+	});
+
+	it('keeps the 20 latest: of 21 keys forgotten with tracks, the first forgotten has none', () => {
+		const store: IDataObject = {};
+		for (let key = 0; key <= 20; key++) lookAt(store, `camera ${key}`, settings, [PARKED], at(key));
+		fill(store, 30);
+		expect(Object.keys(store.forgottenTracks as object)).toEqual(Array.from({ length: 20 }, (_, key) => `camera ${key + 1}`));
+		expect(lookAt(store, 'camera 0', settings, [PARKED], at(31)).warnings).toEqual([]);
+		expect(lookAt(store, 'camera 1', settings, [PARKED], at(31)).warnings).toHaveLength(1);
+		expect(Object.keys(store.forgottenTracks as object)).toHaveLength(19);
+	});
+
+	it.each([
+		['not an object', 'notes'],
+		['a note that is not an object', { gate: 'note' }],
+		['a note without a time', { gate: { at: 'soon', nextId: at(0) + 1, tracks: 1 } }],
+		['a note whose next id is no integer', { gate: { at: '2026-11-28T08:01:00.000Z', nextId: '5', tracks: 1 } }],
+		['a note whose track count is no integer', { gate: { at: '2026-11-28T08:01:00.000Z', nextId: at(0) + 1, tracks: 1.5 } }],
+	])('a note that cannot be read (%s) is passed over: the look is a first look without a warning', (_case, notes) => {
+		const store: IDataObject = { forgottenTracks: notes as never };
+		const look = lookAt(store, 'gate', settings, [PARKED], at(2));
+		expect([look.warnings, look.detections[0].trackId]).toEqual([[], at(2)]);
+	});
+
+	it('a readable note beside an unreadable one is said, with 1 track', () => {
+		const store: IDataObject = { forgottenTracks: { gate: { at: '2026-11-28T08:01:00.000Z', nextId: at(0) + 1, tracks: 1 }, yard: 5 } };
+		expect(lookAt(store, 'gate', settings, [PARKED], at(2)).warnings).toEqual([note('1 track')]);
+		expect(store).not.toHaveProperty('forgottenTracks');
+	});
+});

@@ -23,6 +23,8 @@ export const MAX_WATCH_KEYS = 100;
  */
 export const MAX_WATCH_BYTES = 100_000;
 export const MAX_WATCH_KEY_LENGTH = 200;
+/** The most keys forgotten with their tracks that the static data keeps a note of (`forgottenTracks`): about 260 characters each at most. */
+export const MAX_FORGOTTEN_NOTES = 20;
 /** A week. */
 export const COOLDOWN_BOUNDS = { min: 0, max: 10_080 };
 export const DEFAULT_WATCH_KEY = 'default';
@@ -63,6 +65,13 @@ interface RememberedLook {
 	settings?: string;
 	/** Track Objects Across Looks: the key's tracks. */
 	tracking?: TrackingState;
+}
+
+/** What the static data keeps of a key the bound forgot with tracks (`forgottenTracks`): when, its next track id, and how many tracks it held. */
+interface ForgottenNote {
+	at: string;
+	nextId: number;
+	tracks: number;
 }
 
 export interface Change {
@@ -146,15 +155,26 @@ export function compareWithPreviousLook(
 	/**
 	 * `tracking` moves the previous look's tracks on (in place) and gives the tracks to keep; the
 	 * tracks outlive a change of the settings. `baseline`: the look reports no arrival or departure
-	 * (the key's first look, the first under other settings, or the first with tracks).
+	 * (the key's first look, the first under other settings, or the first with tracks). `lost`:
+	 * the key was forgotten by the bound with tracks, which gave ids up to `nextId`.
 	 */
-	current: { counts: Counts; zones?: Record<string, Counts>; tracking?: (previous: TrackingState | undefined, baseline: boolean) => TrackingState },
+	current: {
+		counts: Counts;
+		zones?: Record<string, Counts>;
+		tracking?: (previous: TrackingState | undefined, baseline: boolean, lost?: { nextId: number }) => TrackingState;
+	},
 	now: number,
 	warnings: string[] = [],
 ): Comparison {
 	const { looks, memo } = looksToWrite(store, warnings);
 	const hadKey = hasOwnField(looks, watch.key);
 	const previous = hadKey ? looks[watch.key] : undefined;
+	const lost = hadKey ? undefined : takeForgottenNote(store, watch.key);
+	if (lost) {
+		warnings.push(
+			`Track Objects Across Looks: the tracks of Watch Key "${truncate(watch.key, 40)}" (${lost.tracks} ${lost.tracks === 1 ? 'track' : 'tracks'}) were forgotten at ${lost.at} to keep the workflow’s static data within ${MAX_WATCH_BYTES.toLocaleString('en-US')} characters; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`,
+		);
+	}
 	// the cooldowns still running, and when the last of them ends
 	let cooldowns: Record<string, string> = {};
 	let cooldownCount = 0;
@@ -204,7 +224,7 @@ export function compareWithPreviousLook(
 	const measured = memo.measured.keys === keysBefore ? memo.measured.length : jsonLength(looks);
 	// without the key's entry, and the comma that joins it to another
 	const sizeWithoutThisKey = previous === undefined ? measured : measured - entryLength(watch.key, previousLength) - (keysBefore > 1 ? 1 : 0);
-	const tracking = current.tracking?.(previous?.tracking, !comparing || previous.tracking === undefined);
+	const tracking = current.tracking?.(previous?.tracking, !comparing || previous.tracking === undefined, lost);
 	const nowIso = isoTime(now);
 	// none ended, none started: the look keeps the cooldowns it had
 	if (previous?.cooldowns && endedCooldowns === 0 && !(watch.cooldownMs > 0 && changed)) cooldowns = previous.cooldowns;
@@ -227,7 +247,7 @@ export function compareWithPreviousLook(
 	// set at every look: n8n saves the static data only when its proxy sees a set, and may keep the
 	// same static data objects from one execution to the next (looksToWrite)
 	store.looks = looks;
-	forgetOldest(looks, memo, watch.key, keysBefore + (hadKey ? 0 : 1), sizeWithoutThisKey + entryLength(watch.key, length));
+	forgetOldest(store, looks, memo, watch.key, keysBefore + (hadKey ? 0 : 1), sizeWithoutThisKey + entryLength(watch.key, length), nowIso);
 
 	const comparison = {
 		key: watch.key,
@@ -437,27 +457,70 @@ function lookLength(look: RememberedLook): number {
 	return look.tracking === undefined ? jsonLength(look) : jsonLength({ ...look, tracking: null }) - 'null'.length + trackingStateJsonLength(look.tracking);
 }
 
+const tracksOf = (look: RememberedLook) => look.tracking?.tracks.length ?? 0;
+
 /**
- * Forgets the keys seen longest ago while more than MAX_WATCH_KEYS are kept or they take more than
- * MAX_WATCH_BYTES; never `current`. `keys`: how many the looks hold, `current`'s included;
- * `entries`: their JSON length without the entry of `current`, plus that entry; the comma joining
- * it to the others is counted here. The looks' keys are listed and sorted only when some must go.
+ * Forgets keys while more than MAX_WATCH_KEYS are kept or they take more than MAX_WATCH_BYTES;
+ * never `current`. The keys without tracks go first, then those whose objects stand there (whose
+ * stays and alerts would start again), each seen longest ago first; a key forgotten with tracks
+ * leaves a note (noteForgotten). `keys`: how many the looks hold, `current`'s included; `entries`:
+ * their JSON length without the entry of `current`, plus that entry; the comma joining it to the
+ * others is counted here. The looks' keys are listed and sorted only when some must go.
  */
-function forgetOldest(looks: Record<string, RememberedLook>, memo: LooksMemo, current: string, keys: number, entries: number): void {
+function forgetOldest(store: IDataObject, looks: Record<string, RememberedLook>, memo: LooksMemo, current: string, keys: number, entries: number, nowIso: string): void {
 	let size = entries + (keys > 1 ? 1 : 0);
 	if (keys > MAX_WATCH_KEYS || size > MAX_WATCH_BYTES) {
-		const bySeen = Object.keys(looks).filter((key) => key !== current).sort((a, b) => Date.parse(looks[a].seenAt) - Date.parse(looks[b].seenAt));
-		for (const key of bySeen) {
+		const tracked = (key: string) => (tracksOf(looks[key]) > 0 ? 1 : 0);
+		const byOrder = Object.keys(looks)
+			.filter((key) => key !== current)
+			.sort((a, b) => tracked(a) - tracked(b) || Date.parse(looks[a].seenAt) - Date.parse(looks[b].seenAt));
+		for (const key of byOrder) {
 			if (Object.keys(looks).length <= MAX_WATCH_KEYS && size <= MAX_WATCH_BYTES) break;
 			const written = memo.written.get(key);
 			// the entry's own characters and the comma between entries
 			size -= entryLength(key, written?.look === looks[key] ? written.length : lookLength(looks[key])) + 1;
+			const tracking = looks[key].tracking;
+			if (tracking && tracking.tracks.length > 0) noteForgotten(store, key, { at: nowIso, nextId: tracking.nextId, tracks: tracking.tracks.length });
 			delete looks[key];
 			memo.written.delete(key);
 		}
 		keys = Object.keys(looks).length;
 	}
 	memo.measured = { length: size, keys };
+}
+
+/** The notes of keys forgotten with tracks, as the static data holds them: only the readable ones (a note only flags the key's next tracks). */
+function forgottenNotes(store: IDataObject): Record<string, ForgottenNote> {
+	const notes: Record<string, ForgottenNote> = {};
+	const kept = store.forgottenTracks;
+	if (!isRecord(kept)) return notes;
+	for (const key of Object.keys(kept)) {
+		const note = kept[key];
+		if (isRecord(note) && isTimeText(note.at) && Number.isSafeInteger(note.nextId) && Number.isSafeInteger(note.tracks)) setOwnField(notes, key, { at: note.at as string, nextId: note.nextId as number, tracks: note.tracks as number });
+	}
+	return notes;
+}
+
+/** Keeps a note that `key` was forgotten with tracks, for its next look; of more than MAX_FORGOTTEN_NOTES, the oldest goes. */
+function noteForgotten(store: IDataObject, key: string, note: ForgottenNote): void {
+	const notes = forgottenNotes(store);
+	delete notes[key];
+	setOwnField(notes, key, note);
+	const names = Object.keys(notes);
+	for (const name of names.slice(0, Math.max(names.length - MAX_FORGOTTEN_NOTES, 0))) delete notes[name];
+	store.forgottenTracks = notes;
+}
+
+/** The note of `key` forgotten with tracks, taken out of the static data; undefined when there is none. */
+function takeForgottenNote(store: IDataObject, key: string): ForgottenNote | undefined {
+	if (store.forgottenTracks === undefined) return undefined;
+	const notes = forgottenNotes(store);
+	const note = ownField(notes, key);
+	if (note === undefined) return undefined;
+	delete notes[key];
+	if (Object.keys(notes).length > 0) store.forgottenTracks = notes;
+	else delete store.forgottenTracks;
+	return note;
 }
 
 /** The fingerprint of the settings a look is taken under: the service's threshold and the steps' options. */

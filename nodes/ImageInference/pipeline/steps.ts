@@ -78,11 +78,11 @@ export function runDetectionPipeline(
 	const settings = watch.watch.tracking;
 	const tracking =
 		settings &&
-		((previous: TrackingState | undefined, baseline: boolean) => {
+		((previous: TrackingState | undefined, baseline: boolean, lost?: { nextId: number }) => {
 			// the previous look is replaced by this one: its tracks (plain objects: looksToWrite) move on in place
-			const state = previous ?? newTrackingState(watch.now);
+			const state = previous ?? newTrackingState(watch.now, lost?.nextId);
 			// tracking needs the image's size (requireSize): every box is in fractions of the image
-			tracked = trackObjects(state, detections as TrackedObject[], settings, watch.now, baseline);
+			tracked = trackObjects(state, detections as TrackedObject[], settings, watch.now, baseline, lost !== undefined);
 			return state;
 		});
 	const look = { counts: results.countsByLabel, zones: results.countsByZone, tracking };

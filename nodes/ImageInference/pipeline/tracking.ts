@@ -68,6 +68,8 @@ export interface StoredTrack {
 	baseline?: true;
 	/** The zones its anchor left for fewer looks than Track Kept Through Missed Looks allows: [since, looks away]. */
 	zonesLeft?: Record<string, [since: number, looks: number]>;
+	/** Seen first on the look after the key's tracks were forgotten: it may have stood there, and been alerted, before. */
+	resumedAfterLoss?: true;
 }
 
 export interface TrackingState {
@@ -108,6 +110,8 @@ export interface Departure extends TrackSummary {
 	firstSeenAt: string;
 	lastSeenAt: string;
 	stayedSeconds: number;
+	/** The track was started on the look after the key's tracks were forgotten: it may have stood there longer. */
+	resumedAfterLoss?: true;
 }
 
 export interface Overstay extends TrackSummary {
@@ -117,6 +121,8 @@ export interface Overstay extends TrackSummary {
 	limitMinutes: number;
 	/** false on the look its stay first passed the limit: an IF on it alerts once per stay. */
 	alreadyReported: boolean;
+	/** The track was started on the look after the key's tracks were forgotten: its stay may have been alerted before. */
+	resumedAfterLoss?: true;
 }
 
 export interface TrackingResult {
@@ -177,7 +183,8 @@ function dayIn(timeZone: string, ms: number): string {
  *
  * A `baseline` look (the key's first, or the first under other settings) reports no arrival and
  * no departure: an object no track holds is standing there, tracked but never an arrival; a track
- * it does not see is not counted missing.
+ * it does not see is not counted missing. `resumed`: the look is the first after the key's tracks
+ * were forgotten (a baseline): the tracks it starts carry `resumedAfterLoss`.
  */
 export function trackObjects(
 	state: TrackingState,
@@ -185,6 +192,7 @@ export function trackObjects(
 	settings: TrackingSettings,
 	now: number,
 	baseline = false,
+	resumed = false,
 ): { detections: DetectionTrack[]; result: TrackingResult } {
 	if (settings.arrivalsPeriod === 'day') {
 		const day = dayIn(settings.timeZone, now);
@@ -246,7 +254,7 @@ export function trackObjects(
 					firstSeenAt: firstSeenAt(track),
 					lastSeenAt: isoTime(track.lastSeen),
 					stayedSeconds: seconds(track.lastSeen - track.firstSeen),
-				}),
+				}, resumedField(track)),
 			);
 		}
 	});
@@ -279,6 +287,7 @@ export function trackObjects(
 				zones: {},
 				overstaysReported: [],
 				...(baseline ? { baseline } : {}),
+				...(resumed ? { resumedAfterLoss: true as const } : {}),
 			};
 			state.tracks.push(track);
 		}
@@ -354,6 +363,10 @@ function summary(track: StoredTrack): TrackSummary {
 	};
 }
 
+function resumedField(track: StoredTrack): { resumedAfterLoss?: true } {
+	return track.resumedAfterLoss ? { resumedAfterLoss: true } : {};
+}
+
 function copyOfZoneCounts(byZone: Record<string, Counts>): Record<string, Counts> {
 	return Object.fromEntries(Object.entries(byZone).map(([zone, counts]) => [zone, { ...counts }]));
 }
@@ -371,7 +384,7 @@ function addOverstays(overstays: Overstay[], track: StoredTrack, settings: Track
 		const name = zone ?? '';
 		const alreadyReported = track.overstaysReported.includes(name);
 		if (!alreadyReported) track.overstaysReported.push(name);
-		overstays.push(Object.assign(summary(track), { zone, stayedSeconds: seconds(now - since), limitMinutes: limitMs / 60_000, alreadyReported }));
+		overstays.push(Object.assign(summary(track), { zone, stayedSeconds: seconds(now - since), limitMinutes: limitMs / 60_000, alreadyReported }, resumedField(track)));
 	};
 	if (settings.stayLimitMs !== undefined) addIfOver(null, track.firstSeen, settings.stayLimitMs);
 	for (const [zone, limitMs] of settings.zoneStayLimitsMs) {
@@ -397,11 +410,12 @@ export function defaultTrackingSettings(timeZone: string, zoned: boolean): Track
  * A key's tracking before its first tracked look, `now`. Its ids start at `now` in milliseconds:
  * tracks started afresh (the static data lost, the key forgotten by the bound, tracking turned off
  * and on) take ids above every id the key gave before, as long as the key started fewer tracks
- * than milliseconds passed.
+ * than milliseconds passed; `lostNextId`, the next id of tracks forgotten by the bound, is kept
+ * above too (a clock set back).
  */
-export function newTrackingState(now: number): TrackingState {
+export function newTrackingState(now: number, lostNextId = 0): TrackingState {
 	return {
-		nextId: now,
+		nextId: Math.max(now, lostNextId),
 		tracks: [],
 		arrivals: { since: now, byLabel: {}, byZone: {} },
 	};
@@ -438,12 +452,14 @@ function trackJsonLength(track: StoredTrack): number {
 		jsonLength(track.zones) +
 		jsonLength(track.overstaysReported) +
 		(track.baseline ? BASELINE_FIELD.length : 0) +
-		(track.zonesLeft ? ZONES_LEFT_FIELD.length + jsonLength(track.zonesLeft) : 0)
+		(track.zonesLeft ? ZONES_LEFT_FIELD.length + jsonLength(track.zonesLeft) : 0) +
+		(track.resumedAfterLoss ? RESUMED_FIELD.length : 0)
 	);
 }
 
 const BASELINE_FIELD = ',"baseline":true';
 const ZONES_LEFT_FIELD = ',"zonesLeft":';
+const RESUMED_FIELD = ',"resumedAfterLoss":true';
 
 const LABELS = {
 	trackObjects: 'Track Objects Across Looks',
@@ -588,6 +604,7 @@ function isStoredTrack(value: unknown): value is StoredTrack {
 		Array.isArray(overstaysReported) &&
 		overstaysReported.every((zone) => typeof zone === 'string') &&
 		(value.baseline === undefined || value.baseline === true) &&
+		(value.resumedAfterLoss === undefined || value.resumedAfterLoss === true) &&
 		(zonesLeft === undefined || (isRecord(zonesLeft) && everyField(zonesLeft, (left) => Array.isArray(left) && left.length === 2 && isTime(left[0]) && isCount(left[1]))))
 	);
 }
