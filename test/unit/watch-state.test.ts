@@ -207,6 +207,27 @@ describe('a box that jitters across a zone’s edge', () => {
 		expect(newStays).toEqual([0, 0, 0, 1, 0]);
 	});
 
+	it('a departure whose last sighting was a tolerated look out of the zone names the zone (the issue’s car: in at 1, 5, 12, 13, out at 6 and 14)', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { zones: [bay(1)] };
+		const looks: Array<[number, SeenObject[]]> = [[1, [inBay]], [5, [inBay]], [6, [outside]], [7, []], [12, [inBay]], [13, [inBay]], [14, [outside]], [15, []], [16, []]];
+		const departed = looks.map(([minute, objects]) => lookAt(store, 'gate', settings, objects, at(minute)).tracking!.departed);
+		expect(departed.slice(0, 8).flat()).toEqual([]);
+		expect(departed[8]).toEqual([{ trackId: at(1), label: 'car', zones: ['bay'], firstSeenAt: '2026-11-28T08:01:00.000Z', lastSeenAt: '2026-11-28T08:14:00.000Z', stayedSeconds: 780 }]);
+	});
+
+	it('a departure names the zones it was in and those left for a tolerated look, not one left for longer', () => {
+		const store: IDataObject = {};
+		// the bay holds the anchor at y 0.51 and 0.49; the strip only 0.51
+		const settings: WatchSettings = { zones: [{ name: 'strip', rectangle: [0, 0.5, 1, 1] }, { name: 'lot', rectangle: [0, 0.45, 1, 1] }], keepMissedLooks: 1 };
+		const looks: Array<[number, SeenObject[]]> = [[0, [inBay]], [1, [outside]], [2, []], [3, []]];
+		const last = looks.map(([minute, objects]) => lookAt(store, 'gate', settings, objects, at(minute)).tracking!.departed).pop();
+		expect(last).toMatchObject([{ zones: ['lot', 'strip'] }]);
+		const longer: IDataObject = {};
+		const twice: Array<[number, SeenObject[]]> = [[0, [inBay]], [1, [outside]], [2, [outside]], [3, []], [4, []]];
+		expect(twice.map(([minute, objects]) => lookAt(longer, 'gate', settings, objects, at(minute)).tracking!.departed).pop()).toMatchObject([{ zones: ['lot'] }]);
+	});
+
 	it('a state with zones left and standing tracks is counted as long as its JSON', () => {
 		const state = newTrackingState(T0);
 		const settings = { ...lookSettings(), keepMissedLooks: 2 };

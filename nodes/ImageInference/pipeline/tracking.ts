@@ -251,6 +251,8 @@ export function trackObjects(
 		else if (track.arrived) {
 			departed.push(
 				Object.assign(summary(track), {
+					// the zones it was last in, as the tolerance holds them: also those its anchor was out of for the looks Track Kept Through Missed Looks allows
+					zones: track.zonesLeft ? [...Object.keys(track.zones), ...Object.keys(track.zonesLeft)] : Object.keys(track.zones),
 					firstSeenAt: firstSeenAt(track),
 					lastSeenAt: isoTime(track.lastSeen),
 					stayedSeconds: seconds(track.lastSeen - track.firstSeen),
