@@ -85,6 +85,53 @@ describe('a settings change mid-stay keeps the tracks', () => {
 	});
 });
 
+describe('an object gone exactly on the look the settings changed', () => {
+	it('the issue’s car: seen at 1 and 2, gone at 3 under another threshold: the comparison reports it gone at 4, tracking its departure at 5', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', {}, [PARKED], at(1));
+		lookAt(store, 'gate', {}, [PARKED], at(2));
+		const looks = [3, 4, 5].map((minute) => lookAt(store, 'gate', { confidence: 0.4 }, [], at(minute)));
+		expect(looks.map((look) => [look.comparison!.disappeared, look.comparison!.changeByLabel, look.tracking!.departed.map((departure) => departure.trackId)])).toEqual([
+			[[], {}, []],
+			[['car'], { car: -1 }, []],
+			[[], {}, [at(1)]],
+		]);
+	});
+
+	it('one of two cars gone, and in its zone: the baseline keeps it counted, per label and per zone, for the comparison to report', () => {
+		const store: IDataObject = {};
+		const before: WatchSettings = { zones: [bay(0.5)], departureAfterLooks: 2 };
+		const after: WatchSettings = { zones: [bay(0.45)], departureAfterLooks: 2 };
+		lookAt(store, 'gate', before, [PARKED, OTHER], at(1));
+		lookAt(store, 'gate', after, [OTHER], at(2));
+		expect((store.looks as Record<string, { counts: unknown; zones: unknown }>).gate).toMatchObject({ counts: { car: 2 }, zones: { bay: { car: 1 } } });
+		const held = lookAt(store, 'gate', after, [OTHER], at(3));
+		expect(held.comparison!.heldBack).toEqual([
+			{ label: 'car', zone: null, change: -1, kind: 'departure', heldBy: 'departureAfterLooks', lowerForLooks: 1 },
+			{ label: 'car', zone: 'bay', change: -1, kind: 'departure', heldBy: 'departureAfterLooks', lowerForLooks: 1 },
+		]);
+		const reported = lookAt(store, 'gate', after, [OTHER], at(4));
+		expect([reported.comparison!.changeByLabel, reported.comparison!.zones!.bay.disappeared, reported.tracking!.departed.map((departure) => departure.trackId)]).toEqual([{ car: -1 }, ['car'], [at(1)]]);
+	});
+
+	it('a car hidden on that look and seen again: neither reports anything', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', {}, [PARKED], at(1));
+		lookAt(store, 'gate', { confidence: 0.4 }, [], at(2));
+		const back = lookAt(store, 'gate', { confidence: 0.4 }, [PARKED], at(3));
+		expect([back.comparison!.changed, back.comparison!.appeared, back.tracking!.arrivals]).toEqual([false, [], []]);
+	});
+
+	it('a track missing before that look is not counted again: its drop was the comparison’s to report under the old settings', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', {}, [PARKED], at(1));
+		expect(lookAt(store, 'gate', {}, [], at(2)).comparison!.disappeared).toEqual(['car']);
+		lookAt(store, 'gate', { confidence: 0.4 }, [], at(3));
+		expect((store.looks as Record<string, { counts: unknown }>).gate.counts).toEqual({});
+		expect(lookAt(store, 'gate', { confidence: 0.4 }, [], at(4)).comparison!.disappeared).toEqual([]);
+	});
+});
+
 describe('tracks lost: a first look again, with ids the key never gave', () => {
 	const settings: WatchSettings = { stayLimitMinutes: 30 };
 	const tracked = (store: IDataObject) => {
@@ -360,5 +407,31 @@ describe('the notes of keys forgotten with tracks', () => {
 		const store: IDataObject = { forgottenTracks: { gate: { at: '2026-11-28T08:01:00.000Z', nextId: at(0) + 1, tracks: 1 }, yard: 5 } };
 		expect(lookAt(store, 'gate', settings, [PARKED], at(2)).warnings).toEqual([note('1 track')]);
 		expect(store).not.toHaveProperty('forgottenTracks');
+	});
+});
+
+describe('the baseline keeps counted what tracking holds unseen, as far as last reported', () => {
+	it('a car missing before the change whose drop was held by Departure After Looks 2 is reported gone after it', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { departureAfterLooks: 2, keepMissedLooks: 2 };
+		lookAt(store, 'gate', settings, [PARKED], at(1));
+		expect(lookAt(store, 'gate', settings, [], at(2)).comparison!.heldBack).toHaveLength(1);
+		lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [], at(3));
+		expect((store.looks as Record<string, { counts: unknown }>).gate.counts).toEqual({ car: 1 });
+		const looks = [4, 5].map((minute) => lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [], at(minute)));
+		expect(looks.map((look) => [look.comparison!.disappeared, look.tracking!.departed.length])).toEqual([
+			[[], 0],
+			[['car'], 1],
+		]);
+	});
+
+	it('two cars held, one counted as last reported: the baseline counts one more, not two', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { zones: [bay(1)], keepMissedLooks: 2 };
+		// two cars in the bay, then one reported gone while its track is held
+		lookAt(store, 'gate', settings, [PARKED, OTHER], at(1));
+		lookAt(store, 'gate', settings, [PARKED], at(2));
+		lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [], at(3));
+		expect((store.looks as Record<string, { counts: unknown; zones: unknown }>).gate).toMatchObject({ counts: { car: 1 }, zones: { bay: { car: 1 } } });
 	});
 });

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { readChoice, readOptionalBoolean, readOptionalNumber, truncate } from '../parameters/readers';
 import { isoTime } from './isoTime';
 import { jsonLength } from './jsonLength';
-import { hasOwnField, isRecord, ownField, setOwnField } from './records';
+import { countOneMore, hasOwnField, isRecord, ownField, setOwnField } from './records';
 import type { TrackingSettings, TrackingState } from './tracking';
 import { isCounts, trackingStateJsonLength, trackingStateProblem } from './tracking';
 
@@ -225,6 +225,7 @@ export function compareWithPreviousLook(
 	// without the key's entry, and the comma that joins it to another
 	const sizeWithoutThisKey = previous === undefined ? measured : measured - entryLength(watch.key, previousLength) - (keysBefore > 1 ? 1 : 0);
 	const tracking = current.tracking?.(previous?.tracking, !comparing || previous.tracking === undefined, lost);
+	if (tracking && previous?.tracking && !comparing) keepCountedWhileTracked(tracking, now, previous, overall.kept, keptByZone);
 	const nowIso = isoTime(now);
 	// none ended, none started: the look keeps the cooldowns it had
 	if (previous?.cooldowns && endedCooldowns === 0 && !(watch.cooldownMs > 0 && changed)) cooldowns = previous.cooldowns;
@@ -263,6 +264,41 @@ export function compareWithPreviousLook(
 	};
 	// in the one literal: the output keeps the comparison, and a field added afterwards gets a store of its own
 	return changeByZone ? { ...comparison, zones: changeByZone } : comparison;
+}
+
+/**
+ * On the first look under other settings, the objects this look does not see whose tracks go on
+ * (a track unseen on a baseline look is not counted missing) stay in the baseline's counts, per
+ * label and per zone they were last in, as far as the counts last reported held them: the
+ * comparison reports them gone by the looks after it, as tracking reports their departure, rather
+ * than never; a drop it already reported is not reported again.
+ */
+function keepCountedWhileTracked(tracking: TrackingState, now: number, previous: RememberedLook, counts: Counts, byZone: Record<string, Counts> | undefined): void {
+	const held: Counts = {};
+	const heldByZone: Record<string, Counts> = {};
+	for (const track of tracking.tracks) {
+		if (track.lastSeen === now) continue;
+		countOneMore(held, track.label);
+		for (const zone in track.zones) {
+			if (!hasOwnField(heldByZone, zone)) setOwnField(heldByZone, zone, {});
+			countOneMore(ownField(heldByZone, zone)!, track.label);
+		}
+	}
+	addHeld(counts, held, previous.counts);
+	for (const zone in heldByZone) {
+		const zoneCounts = byZone && ownField(byZone, zone);
+		const reported = previous.zones && ownField(previous.zones, zone);
+		if (zoneCounts && reported) addHeld(zoneCounts, heldByZone[zone], reported);
+	}
+}
+
+/** Each label's count raised towards the count last reported, by at most the tracks held unseen. */
+function addHeld(counts: Counts, held: Counts, reported: Counts): void {
+	for (const label in held) {
+		const seen = ownField(counts, label) ?? 0;
+		const kept = Math.min(seen + held[label], Math.max(seen, ownField(reported, label) ?? 0));
+		if (kept > seen) setOwnField(counts, label, kept);
+	}
 }
 
 /** What judging one look gathers across the whole image and its zones. */
