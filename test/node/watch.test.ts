@@ -332,6 +332,24 @@ describe('Compare With Previous Look', () => {
 	});
 });
 
+describe('Warnings of an image that gives no output item', () => {
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+
+	it('One Item per Object without objects: the warnings of the look go to the execution hint, not lost', async () => {
+		const parameters = detectParameters(server(), { outputItems: 'object', options: { compareWithPreviousLook: true, watchKey: 'gate' } });
+		const { items, hints } = await run(parameters, [photoItem('empty')], { staticData: { looks: null } as unknown as IDataObject });
+		expect(items).toEqual([]);
+		expect(hints.filter((hint) => hint.message.startsWith('One Item per Object'))).toEqual([
+			{
+				type: 'warning',
+				location: 'outputPane',
+				message:
+					'One Item per Object gave no output item for 1 image without objects (Include Images Without Objects is off), so its warnings are given here: item 0: Compare With Previous Look: the looks kept in the workflow’s static data are not an object (null), so every Watch Key starts afresh with its next look',
+			},
+		]);
+	});
+});
+
 describe('Zones in tool mode', () => {
 	const { server, run } = useServer({ defaultModels: 'synthetic' });
 

@@ -40,10 +40,12 @@ function looksOn(store: IDataObject) {
 describe('the looks kept are not an object', () => {
 	it.each([
 		[null, 'null'],
-		[[], '[]'],
-		['broken', '"broken"'],
-		[5, '5'],
-		[[{ seenAt: '2026-11-28T08:00:00.000Z', counts: {} }], '[{"seenAt":"2026-11-28T08:00:00.000Z","…'],
+		[[], 'a list'],
+		['broken', 'a text'],
+		[5, 'a number'],
+		[true, 'true'],
+		// a list of looks may hold a key's name: never shown
+		[[{ 'customer-4711@example.com': { seenAt: '2026-11-28T08:00:00.000Z', counts: {} } }], 'a list'],
 	])('looks: %j starts every key afresh, once, and the next look compares', (looks, shown) => {
 		const store: IDataObject = { looks: looks as never };
 		expect(looksOn(store)).toEqual({
@@ -106,6 +108,7 @@ describe('a look kept for a key that cannot be read', () => {
 		['stays reported that are text', (kept) => (kept.overstaysReported = '')],
 		['a stay reported that is a number', (kept) => (kept.overstaysReported = [0])],
 		['baseline that is false', (kept) => (kept.baseline = false)],
+		['resumedAfterLoss that is false', (kept) => (kept.resumedAfterLoss = false)],
 		['zones left that are text', (kept) => (kept.zonesLeft = 'bay')],
 		['a zone left without its looks', (kept) => (kept.zonesLeft = { bay: [1] })],
 		['a zone left that is a number', (kept) => (kept.zonesLeft = { bay: 1 })],
@@ -142,15 +145,27 @@ describe('a look kept for a key that cannot be read', () => {
 		(kept.looks as IDataObject).broken = { seenAt: 'never', counts: { ['x'.repeat(60_000)]: 1 } };
 		const store = kept as unknown as IDataObject;
 		const look = lookAt(store, 'big', { tracking: false }, [{ label: 'y'.repeat(60_000), box: [0, 0, 0.1, 0.1] }], at(4));
-		expect(look.warnings).toEqual([afresh('broken', 'has no time it was seen')]);
+		expect(look.warnings).toEqual(['Compare With Previous Look: 1 other Watch Key’s look kept in the workflow’s static data could not be read, so it starts afresh with its next look']);
 		expect(Object.keys(kept.looks)).toEqual(['yard', 'gate', 'big']);
 	});
 
-	it('a key that is not looked at in the execution is named in the warning of the look that read the static data', () => {
+	it('another key’s look that cannot be read is said in the warning of the look that read the static data, without its name', () => {
 		const kept = saved();
 		(kept.looks as IDataObject).gate = 'broken';
 		const look = lookAt(kept as unknown as IDataObject, 'yard', settings, [], at(4));
-		expect(look.warnings).toEqual([afresh('gate', 'is not an object')]);
+		expect(look.warnings).toEqual(['Compare With Previous Look: 1 other Watch Key’s look kept in the workflow’s static data could not be read, so it starts afresh with its next look']);
 		expect(Object.keys(kept.looks)).toEqual(['yard']);
+	});
+
+	it('the issue’s case: two other keys’ looks, one a customer’s e-mail address, counted; the item’s own key named', () => {
+		const kept = saved();
+		Object.assign(kept.looks, { 'customer-4711@example.com': { seenAt: 'bad' }, 'other camera': null });
+		(kept.looks.gate as IDataObject).counts = [1];
+		const look = lookAt(kept as unknown as IDataObject, 'gate', settings, [], at(4));
+		expect(look.warnings).toEqual([
+			afresh('gate', 'has no counts'),
+			'Compare With Previous Look: 2 other Watch Keys’ looks kept in the workflow’s static data could not be read, so they start afresh with their next look',
+		]);
+		expect(JSON.stringify(look)).not.toContain('customer-4711');
 	});
 });

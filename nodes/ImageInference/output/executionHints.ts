@@ -45,6 +45,7 @@ export class ExecutionHints {
 	private readonly largeImages: Array<ImageNote & { fileName: string; size: ImageSize }> = [];
 	private readonly firstLooks: Array<ImageNote & { key: string }> = [];
 	private readonly unkeptLooks: ImageNote[] = [];
+	private readonly warningsWithoutItems: Array<ImageNote & { warnings: string[] }> = [];
 
 	constructor(private readonly keySentAs: unknown) {}
 
@@ -86,8 +87,23 @@ export class ExecutionHints {
 		if (!kept) this.unkeptLooks.push(note);
 	}
 
+	/** The warnings of an image that gave no output item (One Item per Object without objects): said in a hint, not lost. */
+	warningsWithoutItem(plan: HintedImage, warnings: string[]): void {
+		if (warnings.length > 0) this.warningsWithoutItems.push({ itemIndex: plan.itemIndex, position: plan.position, warnings });
+	}
+
 	list(): NodeExecutionHint[] {
-		return [this.nothingHint(), this.filteredHint(), this.classifyFilteredHint(), this.skippedHint(), this.largeHint(), this.firstLookHint(), this.unkeptHint(), this.keyHint()].filter(
+		return [
+			this.nothingHint(),
+			this.filteredHint(),
+			this.classifyFilteredHint(),
+			this.skippedHint(),
+			this.largeHint(),
+			this.firstLookHint(),
+			this.unkeptHint(),
+			this.warningsWithoutItemsHint(),
+			this.keyHint(),
+		].filter(
 			(hint): hint is NodeExecutionHint => hint !== undefined,
 		);
 	}
@@ -189,6 +205,18 @@ export class ExecutionHints {
 			`Compare With Previous Look: this is a manual run, and n8n keeps a workflow's static data only for runs of the active workflow, so the looks of ${itemList(this.unkeptLooks.map((look) => look.itemIndex))} were not kept: ` +
 				'the next look compares with the last one an active run kept. Activate the workflow to watch the place.',
 		);
+	}
+
+	private warningsWithoutItemsHint(): NodeExecutionHint | undefined {
+		if (!this.warningsWithoutItems.length) return undefined;
+		const notes = sorted(this.warningsWithoutItems);
+		return {
+			type: 'warning',
+			location: 'outputPane',
+			message:
+				`One Item per Object gave no output item for ${imageCount(notes.length)} without objects (Include Images Without Objects is off), so ${notes.length === 1 ? 'its' : 'their'} warnings are given here: ` +
+				notes.map((note) => `item ${note.itemIndex}: ${note.warnings.join(' ')}`).join('; '),
+		};
 	}
 
 	private keyHint(): NodeExecutionHint | undefined {

@@ -166,7 +166,7 @@ export function compareWithPreviousLook(
 	now: number,
 	warnings: string[] = [],
 ): Comparison {
-	const { looks, memo } = looksToWrite(store, warnings);
+	const { looks, memo } = looksToWrite(store, warnings, watch.key);
 	const hadKey = hasOwnField(looks, watch.key);
 	const previous = hadKey ? looks[watch.key] : undefined;
 	const lost = hadKey ? undefined : takeForgottenNote(store, watch.key);
@@ -408,7 +408,7 @@ const looksMemos = new WeakMap<object, LooksMemo>();
  * static data (n8n-workflow's workflow.js and observable-object.js, n8n's
  * workflow-static-data.service.js, 1.123.81 and 2.41.1).
  */
-function looksToWrite(store: IDataObject, warnings: string[]): { looks: Record<string, RememberedLook>; memo: LooksMemo } {
+function looksToWrite(store: IDataObject, warnings: string[], key: string): { looks: Record<string, RememberedLook>; memo: LooksMemo } {
 	const looks = store.looks as Record<string, RememberedLook> | undefined;
 	const memo = looks !== undefined ? looksMemos.get(looks) : undefined;
 	if (looks !== undefined && memo !== undefined) return { looks, memo };
@@ -416,22 +416,40 @@ function looksToWrite(store: IDataObject, warnings: string[]): { looks: Record<s
 	let plain = JSON.parse(json) as unknown;
 	const warned = warnings.length;
 	if (!isRecord(plain)) {
-		warnings.push(`Compare With Previous Look: the looks kept in the workflow’s static data are not an object (${truncate(json, 40)}), so every Watch Key starts afresh with its next look`);
+		warnings.push(`Compare With Previous Look: the looks kept in the workflow’s static data are not an object (${kindOf(plain)}), so every Watch Key starts afresh with its next look`);
 		plain = {};
 		json = '{}';
 	}
 	const readable = plain as Record<string, RememberedLook>;
-	for (const key of Object.keys(readable)) {
-		const problem = lookProblem(readable[key]);
+	// an item's output (a webhook's answer) names its own key only: the others are counted
+	let othersUnread = 0;
+	for (const name of Object.keys(readable)) {
+		const problem = lookProblem(readable[name]);
 		if (problem === undefined) continue;
-		warnings.push(`Compare With Previous Look: the look kept for Watch Key "${truncate(key, 40)}" ${problem}, so the key starts afresh with its next look`);
-		delete readable[key];
+		if (name === key) warnings.push(`Compare With Previous Look: the look kept for Watch Key "${truncate(name, 40)}" ${problem}, so the key starts afresh with its next look`);
+		else othersUnread++;
+		delete readable[name];
+	}
+	if (othersUnread > 0) {
+		warnings.push(
+			othersUnread === 1
+				? 'Compare With Previous Look: 1 other Watch Key’s look kept in the workflow’s static data could not be read, so it starts afresh with its next look'
+				: `Compare With Previous Look: ${othersUnread} other Watch Keys’ looks kept in the workflow’s static data could not be read, so they start afresh with their next look`,
+		);
 	}
 	if (warnings.length > warned) json = JSON.stringify(readable);
 	store.looks = readable;
 	const made: LooksMemo = { measured: { length: json.length, keys: Object.keys(readable).length }, written: new Map() };
 	looksMemos.set(readable, made);
 	return { looks: readable, memo: made };
+}
+
+/** What a value that should be an object is, without its content (which may name keys). */
+function kindOf(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'string') return 'a text';
+	if (typeof value === 'number') return 'a number';
+	return String(value);
 }
 
 const isTimeText = (value: unknown) => typeof value === 'string' && Number.isFinite(Date.parse(value));

@@ -180,7 +180,9 @@ function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectFields>, co
 		...(comparison ? { comparison: comparison as unknown as IDataObject } : {}),
 		...(tracking ? { tracking: tracking as unknown as IDataObject } : {}),
 	};
-	return detectOutputItems(results, aboutImage, binary, plan.itemIndex, fields);
+	const items = detectOutputItems(results, aboutImage, binary, plan.itemIndex, fields);
+	if (items.length === 0) context.hints.warningsWithoutItem(plan, warnings);
+	return items;
 }
 
 /**
