@@ -110,7 +110,9 @@ interface KeyModel {
 	/** The looks of the key since its last baseline: their time and counts (JSON), for the cooldown rule. */
 	countsRun: Array<{ now: number; counts: string }>;
 	/** Per real object: its trackId and first-seen time in this epoch; per object and zone, the entry time while in it. */
-	trackOf: Map<number, { trackId: number; epoch: number; firstSeen: number; seenRun: number; standing: boolean }>;
+	trackOf: Map<number, { trackId: number; epoch: number; firstSeen: number; lastSeen: number; seenRun: number; standing: boolean }>;
+	/** The tracks reported departed. */
+	departedIds: Set<number>;
 	zoneEntry: Map<number, number>;
 	/** Every trackId the key gave: the object and epoch it was given in. */
 	ids: Map<number, { object: number; epoch: number }>;
@@ -156,6 +158,7 @@ function runSequence(options: Options, actions: Action[]): void {
 				resumedIds: new Set(),
 				drops: [],
 				arrivalTimes: [],
+				departedIds: new Set(),
 			},
 		]),
 	);
@@ -309,7 +312,7 @@ function runSequence(options: Options, actions: Action[]): void {
 			const seenRun = before ? before.seenRun + 1 : 1;
 			// an object its tracks first saw on a baseline look was standing there: never an arrival
 			const standing = before ? before.standing : baseline;
-			model.trackOf.set(object.id, { trackId, epoch: model.trackingEpoch, firstSeen: before?.firstSeen ?? firstSeen, seenRun, standing });
+			model.trackOf.set(object.id, { trackId, epoch: model.trackingEpoch, firstSeen: before?.firstSeen ?? firstSeen, lastSeen: now, seenRun, standing });
 			if (tracking.arrivals.some((arrival) => arrival.trackId === trackId)) {
 				if (standing) fail(`object ${object.id}, standing there at a baseline look, reported as an arrival`);
 				const name = `${object.id}/${model.trackingEpoch}`;
@@ -352,6 +355,17 @@ function runSequence(options: Options, actions: Action[]): void {
 		}
 		for (const departure of tracking.departed) {
 			if ((departure.resumedAfterLoss === true) !== model.resumedIds.has(departure.trackId)) fail(`track ${departure.trackId}'s departure says resumedAfterLoss ${departure.resumedAfterLoss}`);
+			// each track departs once, with the stay from the look its object was first seen in this epoch to the last
+			if (model.departedIds.has(departure.trackId)) fail(`track ${departure.trackId} departed twice`);
+			model.departedIds.add(departure.trackId);
+			const object = model.ids.get(departure.trackId)!.object;
+			const track = model.trackOf.get(object);
+			if (!track || track.trackId !== departure.trackId) fail(`track ${departure.trackId} departed, not the track of object ${object} in this epoch`);
+			if (Date.parse(departure.lastSeenAt) !== track!.lastSeen || Date.parse(departure.firstSeenAt) !== track!.firstSeen || departure.stayedSeconds !== Math.round((track!.lastSeen - track!.firstSeen) / 1000)) {
+				fail(`track ${departure.trackId}'s departure ${JSON.stringify(departure)}: object ${object} was seen from ${new Date(track!.firstSeen).toISOString()} to ${new Date(track!.lastSeen).toISOString()}`);
+			}
+			// a hide lasts one look, within Track Kept Through Missed Looks: an object that stands never departs
+			if (model.objects.some((standing) => standing.id === object)) fail(`track ${departure.trackId} departed while object ${object} stands`);
 		}
 
 		// with tolerances that match (no cooldown, an arrival at once, a drop reported on the look a missing track departs), each departure
