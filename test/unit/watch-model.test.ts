@@ -47,6 +47,8 @@ type Action =
 	| { kind: 'look'; key: Key; hide: number; jitter: number }
 	| { kind: 'appear'; key: Key; place: number; label: 'car' | 'person' }
 	| { kind: 'leave'; key: Key; which: number }
+	| { kind: 'hideFor'; key: Key; which: number; looks: number }
+	| { kind: 'threshold'; key: Key }
 	| { kind: 'wait'; minutes: number }
 	| { kind: 'moveZone'; key: Key; right: number }
 	| { kind: 'stayLimit'; key: Key; minutes: number }
@@ -60,6 +62,8 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
 	{ arbitrary: fc.record({ kind: fc.constant('look' as const), key: keyArb, hide: fc.nat(9), jitter: fc.nat(9) }), weight: 12 },
 	{ arbitrary: fc.record({ kind: fc.constant('appear' as const), key: keyArb, place: fc.nat(11), label: fc.constantFrom('car' as const, 'person' as const) }), weight: 4 },
 	{ arbitrary: fc.record({ kind: fc.constant('leave' as const), key: keyArb, which: fc.nat(5) }), weight: 2 },
+	{ arbitrary: fc.record({ kind: fc.constant('hideFor' as const), key: keyArb, which: fc.nat(5), looks: fc.integer({ min: 2, max: 3 }) }), weight: 1 },
+	{ arbitrary: fc.record({ kind: fc.constant('threshold' as const), key: keyArb }), weight: 1 },
 	{ arbitrary: fc.record({ kind: fc.constant('wait' as const), minutes: fc.integer({ min: 1, max: 15 }) }), weight: 3 },
 	{ arbitrary: fc.record({ kind: fc.constant('moveZone' as const), key: keyArb, right: fc.constantFrom(...BAY_RIGHTS) }), weight: 2 },
 	{ arbitrary: fc.record({ kind: fc.constant('stayLimit' as const), key: keyArb, minutes: fc.integer({ min: 2, max: 12 }) }), weight: 1 },
@@ -95,6 +99,10 @@ interface RealObject {
 	label: string;
 	/** Whether it was hidden or jittered at the key's last look (never two looks in a row). */
 	perturbed: boolean;
+	/** How many more looks it is hidden for (a person standing in front of it). */
+	hiddenFor: number;
+	/** Looks in a row it was hidden in, not counting baseline looks (which count no miss). */
+	missed: number;
 }
 
 interface KeyModel {
@@ -104,7 +112,9 @@ interface KeyModel {
 	stayLimit: number;
 	tracking: boolean;
 	/** The zone and tracking of the key's last look kept: another at the next look makes it a baseline, none (the key's first look, again after a loss) too. */
-	lastLook?: { right: number; tracking: boolean };
+	lastLook?: { right: number; tracking: boolean; confidence?: number };
+	/** The Confidence Threshold: undefined (the model's default) or 0.4. */
+	confidence?: number;
 	/** Bumped when the key's tracks are lost: the static data, the bound, tracking turned off. */
 	trackingEpoch: number;
 	/** The looks of the key since its last baseline: their time and counts (JSON), for the cooldown rule. */
@@ -173,6 +183,7 @@ function runSequence(options: Options, actions: Action[]): void {
 		...options,
 		zones: [{ name: 'bay', rectangle: [0, 0.5, model.right, 1] }],
 		tracking: model.tracking,
+		confidence: model.confidence,
 		stayLimitMinutes: model.stayLimit,
 		zoneStayLimits: [['bay', model.stayLimit / 2]],
 	});
@@ -199,7 +210,14 @@ function runSequence(options: Options, actions: Action[]): void {
 			const model = models.get(action.key)!;
 			if (model.placesUsed.has(action.place)) continue;
 			model.placesUsed.add(action.place);
-			model.objects.push({ id: nextObject++, place: action.place, label: action.label, perturbed: true });
+			model.objects.push({ id: nextObject++, place: action.place, label: action.label, perturbed: true, hiddenFor: 0, missed: 0 });
+		} else if (action.kind === 'hideFor') {
+			const model = models.get(action.key)!;
+			if (model.objects.length > 0) model.objects[action.which % model.objects.length].hiddenFor = action.looks;
+		} else if (action.kind === 'threshold') {
+			const model = models.get(action.key)!;
+			// every object is seen at confidence 0.9: another threshold changes the settings, not what is kept
+			model.confidence = model.confidence === undefined ? 0.4 : undefined;
 		} else if (action.kind === 'leave') {
 			const model = models.get(action.key)!;
 			if (model.objects.length > 0) model.objects.splice(action.which % model.objects.length, 1);
@@ -215,23 +233,28 @@ function runSequence(options: Options, actions: Action[]): void {
 	function look(action: Extract<Action, { kind: 'look' }>, model: KeyModel): void {
 		now += MINUTE;
 		const settings = settingsOf(model);
+		const previousLook = model.lastLook;
+		const baseline = previousLook === undefined || previousLook.right !== model.right || previousLook.tracking !== model.tracking || previousLook.confidence !== model.confidence;
+		model.lastLook = { right: model.right, tracking: model.tracking, confidence: model.confidence };
 		// each object as the service sees it this look: hidden, jittered up across the bay's edge, or as it stands
 		const seen: Array<{ object: RealObject; box: SeenObject }> = [];
 		model.objects.forEach((object, index) => {
 			const [x, y] = [COLUMNS[object.place % 4], ROWS[Math.floor(object.place / 4)]];
 			const wasPerturbed = object.perturbed;
 			object.perturbed = false;
-			if (!wasPerturbed && index === action.hide) {
+			if (object.hiddenFor > 0 || (!wasPerturbed && index === action.hide)) {
+				object.hiddenFor = Math.max(object.hiddenFor - 1, 0);
 				object.perturbed = true;
+				if (!baseline) object.missed++;
 				return;
 			}
+			// hidden for longer than Track Kept Through Missed Looks, its track departed: back, it is another object to the tracker
+			if (object.missed > options.keepMissedLooks) object.id = nextObject++;
+			object.missed = 0;
 			const jitters = !wasPerturbed && index === action.jitter && Math.floor(object.place / 4) === EDGE_ROW;
 			object.perturbed = jitters;
 			seen.push({ object, box: { label: object.label, box: [x, y - (jitters ? JITTER : 0), ...SIZE] } });
 		});
-		const previousLook = model.lastLook;
-		const baseline = previousLook === undefined || previousLook.right !== model.right || previousLook.tracking !== model.tracking;
-		model.lastLook = { right: model.right, tracking: model.tracking };
 		// the key's look as kept before this one: under other settings, the tracks this look does not see stay counted in the baseline, as far as last reported
 		type Kept = { counts: Record<string, number>; zones: Record<string, Record<string, number>>; tracking?: { tracks: Array<{ id: number; label: string; zones: Record<string, number> }> } };
 		const keptBefore = JSON.parse(JSON.stringify((store.looks as Record<string, Kept> | undefined)?.[action.key] ?? null)) as Kept | null;
@@ -364,8 +387,9 @@ function runSequence(options: Options, actions: Action[]): void {
 			if (Date.parse(departure.lastSeenAt) !== track!.lastSeen || Date.parse(departure.firstSeenAt) !== track!.firstSeen || departure.stayedSeconds !== Math.round((track!.lastSeen - track!.firstSeen) / 1000)) {
 				fail(`track ${departure.trackId}'s departure ${JSON.stringify(departure)}: object ${object} was seen from ${new Date(track!.firstSeen).toISOString()} to ${new Date(track!.lastSeen).toISOString()}`);
 			}
-			// a hide lasts one look, within Track Kept Through Missed Looks: an object that stands never departs
-			if (model.objects.some((standing) => standing.id === object)) fail(`track ${departure.trackId} departed while object ${object} stands`);
+			// an object that stands departs only when hidden for longer than Track Kept Through Missed Looks
+			const standing = model.objects.find((real) => real.id === object);
+			if (standing && standing.missed <= options.keepMissedLooks) fail(`track ${departure.trackId} departed while object ${object} stands, hidden for ${standing.missed} look(s)`);
 		}
 
 		// with tolerances that match (no cooldown, an arrival at once, a drop reported on the look a missing track departs), each departure

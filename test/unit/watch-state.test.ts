@@ -419,10 +419,24 @@ describe('the baseline keeps counted what tracking holds unseen, as far as last 
 		lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [], at(3));
 		expect((store.looks as Record<string, { counts: unknown }>).gate.counts).toEqual({ car: 1 });
 		const looks = [4, 5].map((minute) => lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [], at(minute)));
+		// its drop lower for 1 look before the change, 2 at 4: reported; its track missed 1 look before, 3 at 5: departed
 		expect(looks.map((look) => [look.comparison!.disappeared, look.tracking!.departed.length])).toEqual([
-			[[], 0],
-			[['car'], 1],
+			[['car'], 0],
+			[[], 1],
 		]);
+	});
+
+	it('the looks a drop was held for go on counting through the change, as the track’s misses do: both report on the same look', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { zones: [bay(1)], departureAfterLooks: 3, keepMissedLooks: 2 };
+		lookAt(store, 'gate', settings, [PARKED], at(1));
+		lookAt(store, 'gate', settings, [], at(2));
+		lookAt(store, 'gate', settings, [], at(3));
+		const changed = { ...settings, confidence: 0.4 };
+		lookAt(store, 'gate', changed, [], at(4));
+		expect((store.looks as Record<string, { lowerFor: unknown }>).gate.lowerFor).toEqual({ '[null,"car"]': 2, '["bay","car"]': 2 });
+		const after = lookAt(store, 'gate', changed, [], at(5));
+		expect([after.comparison!.disappeared, after.comparison!.zones!.bay.disappeared, after.tracking!.departed.length]).toEqual([['car'], ['car'], 1]);
 	});
 
 	it('two cars held, one counted as last reported: the baseline counts one more, not two', () => {

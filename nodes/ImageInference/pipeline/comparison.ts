@@ -214,7 +214,7 @@ export function compareWithPreviousLook(
 		// no zone's counts changed: the look keeps the reported ones, as it does the counts of the whole image
 		if (keptAsReported && previous?.zones && Object.keys(previous.zones).length === zoneCount) keptByZone = previous.zones;
 	}
-	const { startedCooldowns, lowerFor, lowerForCount, heldBack } = judging;
+	const { startedCooldowns, lowerFor, heldBack } = judging;
 	const changed = startedCooldowns.length > 0;
 
 	// measured before tracking moves the previous look's tracks on, in place
@@ -225,7 +225,7 @@ export function compareWithPreviousLook(
 	// without the key's entry, and the comma that joins it to another
 	const sizeWithoutThisKey = previous === undefined ? measured : measured - entryLength(watch.key, previousLength) - (keysBefore > 1 ? 1 : 0);
 	const tracking = current.tracking?.(previous?.tracking, !comparing || previous.tracking === undefined, lost);
-	if (tracking && previous?.tracking && !comparing) keepCountedWhileTracked(tracking, now, previous, overall.kept, keptByZone);
+	if (tracking && previous?.tracking && !comparing) keepCountedWhileTracked(tracking, now, previous, judging, overall.kept, keptByZone);
 	const nowIso = isoTime(now);
 	// none ended, none started: the look keeps the cooldowns it had
 	if (previous?.cooldowns && endedCooldowns === 0 && !(watch.cooldownMs > 0 && changed)) cooldowns = previous.cooldowns;
@@ -239,7 +239,7 @@ export function compareWithPreviousLook(
 	const look: RememberedLook = { seenAt: nowIso, counts: overall.kept };
 	if (keptByZone) look.zones = keptByZone;
 	if (cooldownCount > 0) look.cooldowns = cooldowns;
-	if (lowerForCount > 0) look.lowerFor = lowerFor;
+	if (judging.lowerForCount > 0) look.lowerFor = lowerFor;
 	if (watch.settings !== undefined) look.settings = watch.settings;
 	if (tracking) look.tracking = tracking;
 	const length = previous !== undefined && keepsWhatItKept(look, previous) ? previousLength : lookLength(look);
@@ -271,9 +271,17 @@ export function compareWithPreviousLook(
  * (a track unseen on a baseline look is not counted missing) stay in the baseline's counts, per
  * label and per zone they were last in, as far as the counts last reported held them: the
  * comparison reports them gone by the looks after it, as tracking reports their departure, rather
- * than never; a drop it already reported is not reported again.
+ * than never; a drop it already reported is not reported again. The looks such a count was lower
+ * for go on (without this look), as the tracks' missed looks do.
  */
-function keepCountedWhileTracked(tracking: TrackingState, now: number, previous: RememberedLook, counts: Counts, byZone: Record<string, Counts> | undefined): void {
+function keepCountedWhileTracked(
+	tracking: TrackingState,
+	now: number,
+	previous: RememberedLook,
+	judging: Judging,
+	counts: Counts,
+	byZone: Record<string, Counts> | undefined,
+): void {
 	const held: Counts = {};
 	const heldByZone: Record<string, Counts> = {};
 	for (const track of tracking.tracks) {
@@ -284,20 +292,27 @@ function keepCountedWhileTracked(tracking: TrackingState, now: number, previous:
 			countOneMore(ownField(heldByZone, zone)!, track.label);
 		}
 	}
-	addHeld(counts, held, previous.counts);
+	addHeld(judging, null, counts, held, previous.counts);
 	for (const zone in heldByZone) {
 		const zoneCounts = byZone && ownField(byZone, zone);
 		const reported = previous.zones && ownField(previous.zones, zone);
-		if (zoneCounts && reported) addHeld(zoneCounts, heldByZone[zone], reported);
+		if (zoneCounts && reported) addHeld(judging, zone, zoneCounts, heldByZone[zone], reported);
 	}
 }
 
-/** Each label's count raised towards the count last reported, by at most the tracks held unseen. */
-function addHeld(counts: Counts, held: Counts, reported: Counts): void {
+/** Each label's count raised towards the count last reported, by at most the tracks held unseen; a raised count keeps its looks lower. */
+function addHeld(judging: Judging, zone: string | null, counts: Counts, held: Counts, reported: Counts): void {
 	for (const label in held) {
 		const seen = ownField(counts, label) ?? 0;
 		const kept = Math.min(seen + held[label], Math.max(seen, ownField(reported, label) ?? 0));
-		if (kept > seen) setOwnField(counts, label, kept);
+		if (kept <= seen) continue;
+		setOwnField(counts, label, kept);
+		const where = JSON.stringify([zone, label]);
+		const lowerForLooks = ownField(judging.lowerForBefore, where);
+		if (lowerForLooks !== undefined) {
+			judging.lowerFor[where] = lowerForLooks;
+			judging.lowerForCount++;
+		}
 	}
 }
 
