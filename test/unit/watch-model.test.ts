@@ -8,10 +8,10 @@
  *
  * - each arrival is reported once, and an object standing there at a baseline look is none;
  * - each stay over its limit is alerted once (not twice; and not never, once the track counts): a
- *   stay whose tracks the bound forgot (the node knows it) is alerted again only flagged
- *   `resumedAfterLoss`, as are exactly the tracks of the key's next look, and that look's item
- *   says so in its warnings; a stay whose static data was lost or whose tracking was turned off
- *   (which the node cannot tell from a first look) starts again;
+ *   stay whose tracks the bound forgot or a look with tracking off dropped (the node knows it) is
+ *   alerted again only flagged `resumedAfterLoss`, as are exactly the tracks of the key's next
+ *   look with tracking, and that look's item says so in its warnings; a stay whose static data
+ *   was lost (which the node cannot tell from a first look) starts again;
  * - a trackId is never given to two objects of a key, nor again once the key's tracks were lost;
  * - a stay never shrinks while the object stays (nor its time in a zone while it stays in it);
  * - a baseline look (a key's first, the first under other settings) reports nothing;
@@ -131,9 +131,9 @@ interface KeyModel {
 	alerted: Set<string>;
 	/** Per real object and zone ("" the image): its stay was alerted, since the node last could not know it. */
 	objectAlerts: Set<string>;
-	/** The bound forgot the key with tracks: its next look says so, and the tracks it starts are flagged. */
+	/** The bound, or a look with tracking off, dropped the key's tracks: its next look with tracking says so, and the tracks it starts are flagged. */
 	forgottenWithTracks: boolean;
-	/** The tracks started on the look after the bound forgot the key's tracks. */
+	/** The tracks started on the look after the key's tracks were dropped so. */
 	resumedIds: Set<number>;
 	/** The looks whose comparison reported a label's count lower, and those with a label's arrival. */
 	drops: Array<{ label: string; at: number }>;
@@ -259,16 +259,21 @@ function runSequence(options: Options, actions: Action[]): void {
 		type Kept = { counts: Record<string, number>; zones: Record<string, Record<string, number>>; tracking?: { tracks: Array<{ id: number; label: string; zones: Record<string, number> }> } };
 		const keptBefore = JSON.parse(JSON.stringify((store.looks as Record<string, Kept> | undefined)?.[action.key] ?? null)) as Kept | null;
 		const holdsUnseen = baseline && previousLook !== undefined && previousLook.tracking && model.tracking;
-		// a look without tracking keeps no tracks
-		if (!model.tracking) loseTracks(model, false);
+		// a look without tracking drops the tracks, noting it when it held some
+		if (!model.tracking) {
+			model.forgottenWithTracks ||= (keptBefore?.tracking?.tracks.length ?? 0) > 0;
+			loseTracks(model, true);
+		}
 		const result = lookAt(store, action.key, settings, seen.map(({ box }) => box), now);
-		const forgottenNote = result.warnings.filter((warning) => warning.includes('were forgotten'));
-		const expectedNotes = model.forgottenWithTracks ? 1 : 0;
+		const forgottenNote = result.warnings.filter((warning) => /were (forgotten|dropped) at/.test(warning));
+		const expectedNotes = model.forgottenWithTracks && model.tracking ? 1 : 0;
 		if (forgottenNote.length !== expectedNotes || (expectedNotes && !forgottenNote[0].includes(`Watch Key "${action.key}"`))) {
 			throw new Error(`${action.key}: the look after its tracks were forgotten said ${JSON.stringify(forgottenNote)}`);
 		}
-		if (model.forgottenWithTracks && result.tracking) for (const detection of result.detections) if (detection.trackId !== null) model.resumedIds.add(detection.trackId);
-		model.forgottenWithTracks = false;
+		if (model.forgottenWithTracks && result.tracking) {
+			for (const detection of result.detections) if (detection.trackId !== null) model.resumedIds.add(detection.trackId);
+			model.forgottenWithTracks = false;
+		}
 		const comparison = result.comparison!;
 		const tracking = result.tracking;
 		const where = `${action.key} at ${new Date(now).toISOString()}`;

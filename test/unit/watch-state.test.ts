@@ -449,3 +449,46 @@ describe('the baseline keeps counted what tracking holds unseen, as far as last 
 		expect((store.looks as Record<string, { counts: unknown; zones: unknown }>).gate).toMatchObject({ counts: { car: 1 }, zones: { bay: { car: 1 } } });
 	});
 });
+
+describe('tracking turned off while objects stand, and on again', () => {
+	const settings: WatchSettings = { stayLimitMinutes: 30 };
+	const dropped = (tracks: string, at: string) =>
+		`Track Objects Across Looks: the tracks of Watch Key "gate" (${tracks}) were dropped at ${at} by a look with Track Objects Across Looks off; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`;
+
+	it('the car alerted at 35, tracking off at 40 and on at 45: the look on again says so, its stay alerted at 80 flagged resumedAfterLoss', () => {
+		const store: IDataObject = {};
+		const alerts: Array<[number, number, boolean]> = [];
+		const warnings = new Map<number, string[]>();
+		for (let minute = 0; minute <= 90; minute += 5) {
+			const look = lookAt(store, 'gate', { ...settings, tracking: minute !== 40 }, [PARKED], at(minute));
+			warnings.set(minute, look.warnings);
+			for (const stay of look.tracking?.overstays ?? []) if (!stay.alreadyReported) alerts.push([minute, stay.trackId, stay.resumedAfterLoss === true]);
+		}
+		expect(alerts).toEqual([
+			[35, at(0), false],
+			[80, at(45), true],
+		]);
+		expect([warnings.get(40), warnings.get(45), warnings.get(50)]).toEqual([[], [dropped('1 track', '2026-11-28T08:40:00.000Z')], []]);
+	});
+
+	it('a key forgotten by the bound whose next look has tracking off says so at its next look with tracking on', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', settings, [PARKED, OTHER], at(0));
+		lookAt(store, 'x'.repeat(10), { tracking: false }, [{ label: 'y'.repeat(99_990), box: [0, 0, 0.1, 0.1] }], at(1));
+		expect(lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(2)).warnings).toEqual([]);
+		const on = lookAt(store, 'gate', settings, [PARKED], at(3));
+		expect(on.warnings).toEqual([expect.stringContaining('(2 tracks) were forgotten at 2026-11-28T08:01:00.000Z to keep')]);
+		expect(on.detections[0].trackId).toBe(at(3));
+	});
+
+	it('tracking off with no track held leaves no note; off twice keeps the first note', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', settings, [], at(0));
+		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(1));
+		expect(store).not.toHaveProperty('forgottenTracks');
+		expect(lookAt(store, 'gate', settings, [PARKED], at(2)).warnings).toEqual([]);
+		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(3));
+		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(4));
+		expect(lookAt(store, 'gate', settings, [PARKED], at(5)).warnings).toEqual([dropped('1 track', '2026-11-28T08:03:00.000Z')]);
+	});
+});

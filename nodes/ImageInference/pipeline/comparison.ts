@@ -23,7 +23,7 @@ export const MAX_WATCH_KEYS = 100;
  */
 export const MAX_WATCH_BYTES = 100_000;
 export const MAX_WATCH_KEY_LENGTH = 200;
-/** The most keys forgotten with their tracks that the static data keeps a note of (`forgottenTracks`): about 260 characters each at most. */
+/** The most keys whose tracks were dropped (by the bound, or a look with tracking off) that the static data keeps a note of (`forgottenTracks`): about 280 characters each at most. */
 export const MAX_FORGOTTEN_NOTES = 20;
 /** A week. */
 export const COOLDOWN_BOUNDS = { min: 0, max: 10_080 };
@@ -67,11 +67,16 @@ interface RememberedLook {
 	tracking?: TrackingState;
 }
 
-/** What the static data keeps of a key the bound forgot with tracks (`forgottenTracks`): when, its next track id, and how many tracks it held. */
+/**
+ * What the static data keeps of a key whose tracks were dropped (`forgottenTracks`), by the bound or
+ * by a look with Track Objects Across Looks off: when, its next track id, how many tracks it held.
+ */
 interface ForgottenNote {
 	at: string;
 	nextId: number;
 	tracks: number;
+	/** Dropped by a look with Track Objects Across Looks off (else by the bound). */
+	trackingOff?: true;
 }
 
 export interface Change {
@@ -169,11 +174,18 @@ export function compareWithPreviousLook(
 	const { looks, memo } = looksToWrite(store, warnings, watch.key);
 	const hadKey = hasOwnField(looks, watch.key);
 	const previous = hadKey ? looks[watch.key] : undefined;
-	const lost = hadKey ? undefined : takeForgottenNote(store, watch.key);
+	// the note of tracks dropped is said by the key's next look that tracks again
+	const lost = current.tracking && previous?.tracking === undefined ? takeForgottenNote(store, watch.key) : undefined;
 	if (lost) {
+		const how = lost.trackingOff
+			? 'were dropped at ' + lost.at + ' by a look with Track Objects Across Looks off'
+			: `were forgotten at ${lost.at} to keep the workflow’s static data within ${MAX_WATCH_BYTES.toLocaleString('en-US')} characters`;
 		warnings.push(
-			`Track Objects Across Looks: the tracks of Watch Key "${truncate(watch.key, 40)}" (${lost.tracks} ${lost.tracks === 1 ? 'track' : 'tracks'}) were forgotten at ${lost.at} to keep the workflow’s static data within ${MAX_WATCH_BYTES.toLocaleString('en-US')} characters; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`,
+			`Track Objects Across Looks: the tracks of Watch Key "${truncate(watch.key, 40)}" (${lost.tracks} ${lost.tracks === 1 ? 'track' : 'tracks'}) ${how}; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`,
 		);
+	}
+	if (!current.tracking && previous?.tracking && previous.tracking.tracks.length > 0) {
+		noteForgotten(store, watch.key, { at: isoTime(now), nextId: previous.tracking.nextId, tracks: previous.tracking.tracks.length, trackingOff: true });
 	}
 	// the cooldowns still running, and when the last of them ends
 	let cooldowns: Record<string, string> = {};
@@ -565,7 +577,9 @@ function forgottenNotes(store: IDataObject): Record<string, ForgottenNote> {
 	if (!isRecord(kept)) return notes;
 	for (const key of Object.keys(kept)) {
 		const note = kept[key];
-		if (isRecord(note) && isTimeText(note.at) && Number.isSafeInteger(note.nextId) && Number.isSafeInteger(note.tracks)) setOwnField(notes, key, { at: note.at as string, nextId: note.nextId as number, tracks: note.tracks as number });
+		if (isRecord(note) && isTimeText(note.at) && Number.isSafeInteger(note.nextId) && Number.isSafeInteger(note.tracks)) {
+			setOwnField(notes, key, { at: note.at as string, nextId: note.nextId as number, tracks: note.tracks as number, ...(note.trackingOff === true ? { trackingOff: true as const } : {}) });
+		}
 	}
 	return notes;
 }
