@@ -107,7 +107,8 @@ interface RealObject {
 
 interface KeyModel {
 	objects: RealObject[];
-	placesUsed: Set<number>;
+	/** The objects that left, while their tracks may still hold them (missed for no more than Track Kept Through Missed Looks). */
+	gone: RealObject[];
 	right: number;
 	stayLimit: number;
 	tracking: boolean;
@@ -133,11 +134,15 @@ interface KeyModel {
 	objectAlerts: Set<string>;
 	/** The bound, or a look with tracking off, dropped the key's tracks: its next look with tracking says so, and the tracks it starts are flagged. */
 	forgottenWithTracks: boolean;
-	/** The tracks started on the look after the key's tracks were dropped so. */
+	/** How many more looks start tracks flagged resumedAfterLoss. */
+	resumedLooksLeft: number;
+	/** The tracks started on the looks after the key's tracks were dropped so. */
 	resumedIds: Set<number>;
 	/** The looks whose comparison reported a label's count lower, and those with a label's arrival. */
 	drops: Array<{ label: string; at: number }>;
 	arrivalTimes: Array<{ label: string; at: number }>;
+	/** The looks that saw every track of a label (none held unseen). */
+	allSeen: Array<{ label: string; at: number }>;
 }
 
 type Options = { keepMissedLooks: number; countAfterLooks: number; cooldownMinutes: number; cooldownScope: CooldownScope; departureAfterLooks: number };
@@ -151,7 +156,7 @@ function runSequence(options: Options, actions: Action[]): void {
 			key,
 			{
 				objects: [],
-				placesUsed: new Set(),
+				gone: [],
 				right: BAY_RIGHTS[0],
 				stayLimit: 5,
 				tracking: true,
@@ -166,8 +171,10 @@ function runSequence(options: Options, actions: Action[]): void {
 				objectAlerts: new Set(),
 				forgottenWithTracks: false,
 				resumedIds: new Set(),
+				resumedLooksLeft: 0,
 				drops: [],
 				arrivalTimes: [],
+				allSeen: [],
 				departedIds: new Set(),
 			},
 		]),
@@ -175,6 +182,7 @@ function runSequence(options: Options, actions: Action[]): void {
 	/** `known`: the node can know the tracks were lost (the bound forgot them): a stay alerted before must not be alerted again unflagged. */
 	const loseTracks = (model: KeyModel, known: boolean) => {
 		if (!known) model.objectAlerts.clear();
+		model.gone = [];
 		model.trackingEpoch++;
 		model.trackOf.clear();
 		model.zoneEntry.clear();
@@ -204,13 +212,17 @@ function runSequence(options: Options, actions: Action[]): void {
 				model.lastLook = undefined;
 				// a note waits for the key's next look, through further pushes out; lost with the static data
 				model.forgottenWithTracks = action.kind === 'pushOut' && (model.forgottenWithTracks || tracksHeld.get(key)!);
-				loseTracks(model, action.kind === 'pushOut');
+				// without a note (no track held: every object hidden too long, or the static data lost) the node cannot know
+				loseTracks(model, model.forgottenWithTracks);
+				model.resumedLooksLeft = 0;
 			}
 		} else if (action.kind === 'appear') {
 			const model = models.get(action.key)!;
-			if (model.placesUsed.has(action.place)) continue;
-			model.placesUsed.add(action.place);
-			model.objects.push({ id: nextObject++, place: action.place, label: action.label, perturbed: true, hiddenFor: 0, missed: 0 });
+			if (model.objects.some((object) => object.place === action.place)) continue;
+			// an object of the same label in a place vacated within Track Kept Through Missed Looks continues its track: the same object to the tracker
+			const vacated = model.gone.findIndex((object) => object.place === action.place && object.label === action.label);
+			const id = vacated >= 0 ? model.gone.splice(vacated, 1)[0].id : nextObject++;
+			model.objects.push({ id, place: action.place, label: action.label, perturbed: true, hiddenFor: 0, missed: 0 });
 		} else if (action.kind === 'hideFor') {
 			const model = models.get(action.key)!;
 			if (model.objects.length > 0) model.objects[action.which % model.objects.length].hiddenFor = action.looks;
@@ -220,7 +232,11 @@ function runSequence(options: Options, actions: Action[]): void {
 			model.confidence = model.confidence === undefined ? 0.4 : undefined;
 		} else if (action.kind === 'leave') {
 			const model = models.get(action.key)!;
-			if (model.objects.length > 0) model.objects.splice(action.which % model.objects.length, 1);
+			if (model.objects.length > 0) {
+				const [left] = model.objects.splice(action.which % model.objects.length, 1);
+				// hidden for longer than its track is kept, it is already gone to the tracker
+				if (left.missed <= options.keepMissedLooks) model.gone.push(left);
+			}
 		} else if (action.kind === 'moveZone') {
 			models.get(action.key)!.right = action.right;
 		} else if (action.kind === 'stayLimit') models.get(action.key)!.stayLimit = action.minutes;
@@ -236,8 +252,12 @@ function runSequence(options: Options, actions: Action[]): void {
 		const previousLook = model.lastLook;
 		const baseline = previousLook === undefined || previousLook.right !== model.right || previousLook.tracking !== model.tracking || previousLook.confidence !== model.confidence;
 		model.lastLook = { right: model.right, tracking: model.tracking, confidence: model.confidence };
+		for (const object of model.gone) if (!baseline) object.missed++;
+		model.gone = model.gone.filter((object) => object.missed <= options.keepMissedLooks);
 		// each object as the service sees it this look: hidden, jittered up across the bay's edge, or as it stands
 		const seen: Array<{ object: RealObject; box: SeenObject }> = [];
+		/** The labels of the tracks this look starts (arrivals, or objects standing there at a baseline look). */
+		const newTracks: string[] = [];
 		model.objects.forEach((object, index) => {
 			const [x, y] = [COLUMNS[object.place % 4], ROWS[Math.floor(object.place / 4)]];
 			const wasPerturbed = object.perturbed;
@@ -262,7 +282,7 @@ function runSequence(options: Options, actions: Action[]): void {
 		// a look without tracking drops the tracks, noting it when it held some
 		if (!model.tracking) {
 			model.forgottenWithTracks ||= (keptBefore?.tracking?.tracks.length ?? 0) > 0;
-			loseTracks(model, true);
+			loseTracks(model, model.forgottenWithTracks);
 		}
 		const result = lookAt(store, action.key, settings, seen.map(({ box }) => box), now);
 		const forgottenNote = result.warnings.filter((warning) => /were (forgotten|dropped) at/.test(warning));
@@ -270,10 +290,16 @@ function runSequence(options: Options, actions: Action[]): void {
 		if (forgottenNote.length !== expectedNotes || (expectedNotes && !forgottenNote[0].includes(`Watch Key "${action.key}"`))) {
 			throw new Error(`${action.key}: the look after its tracks were forgotten said ${JSON.stringify(forgottenNote)}`);
 		}
+		// the tracks started while an object hidden at the loss may come back (Track Kept Through Missed Looks and one, baseline looks not counted) are flagged
 		if (model.forgottenWithTracks && result.tracking) {
-			for (const detection of result.detections) if (detection.trackId !== null) model.resumedIds.add(detection.trackId);
+			model.resumedLooksLeft = options.keepMissedLooks + 1;
 			model.forgottenWithTracks = false;
 		}
+		if (model.resumedLooksLeft > 0 && result.tracking) {
+			for (const detection of result.detections) if (detection.trackId !== null && !model.ids.has(detection.trackId)) model.resumedIds.add(detection.trackId);
+			if (!baseline) model.resumedLooksLeft--;
+		}
+		if (!model.tracking) model.resumedLooksLeft = 0;
 		const comparison = result.comparison!;
 		const tracking = result.tracking;
 		const where = `${action.key} at ${new Date(now).toISOString()}`;
@@ -328,6 +354,7 @@ function runSequence(options: Options, actions: Action[]): void {
 			if (trackId === null || detection.seenForSeconds === null) return fail(`object ${object.id} untracked`);
 			// a trackId is given to one object of the key, in one epoch of its tracks
 			const given = model.ids.get(trackId);
+			if (!given) newTracks.push(object.label);
 			if (given && (given.object !== object.id || given.epoch !== model.trackingEpoch)) {
 				fail(`track ${trackId} of object ${given.object} (tracks lost ${given.epoch} times) given to object ${object.id} (tracks lost ${model.trackingEpoch} times)`);
 			}
@@ -399,13 +426,18 @@ function runSequence(options: Options, actions: Action[]): void {
 
 		// with tolerances that match (no cooldown, an arrival at once, a drop reported on the look a missing track departs), each departure
 		// tracking reports is reported by the comparison too: a drop of the label's count on a look since the object was last seen (unless an
-		// object of the label arrived meanwhile, which the counts cannot tell from the one that left)
+		// object of the label came since the last look that saw every track of the label, which the counts cannot tell from one hidden or gone)
 		if (options.cooldownMinutes > 0 || options.countAfterLooks > 1 || options.departureAfterLooks !== options.keepMissedLooks + 1) return;
 		for (const label of Object.keys(comparison.changeByLabel)) if (comparison.changeByLabel[label] < 0) model.drops.push({ label, at: now });
-		for (const arrival of tracking.arrivals) model.arrivalTimes.push({ label: arrival.label, at: now });
+		for (const label of newTracks) model.arrivalTimes.push({ label, at: now });
+		const tracksNow = (store.looks as Record<string, { tracking: { tracks: Array<{ label: string }> } }>)[action.key].tracking.tracks;
+		for (const label of new Set(tracksNow.map((track) => track.label))) {
+			if (tracksNow.filter((track) => track.label === label).length === (result.results.countsByLabel[label] ?? 0)) model.allSeen.push({ label, at: now });
+		}
 		for (const departure of tracking.departed) {
 			const lastSeen = Date.parse(departure.lastSeenAt);
-			if (model.arrivalTimes.some((arrival) => arrival.label === departure.label && arrival.at > lastSeen)) continue;
+			const synced = Math.max(...model.allSeen.filter((look) => look.label === departure.label && look.at <= lastSeen).map((look) => look.at), -Infinity);
+			if (model.arrivalTimes.some((arrival) => arrival.label === departure.label && arrival.at > synced)) continue;
 			if (!model.drops.some((drop) => drop.label === departure.label && drop.at > lastSeen)) fail(`track ${departure.trackId} (${departure.label}, last seen ${departure.lastSeenAt}) departed; the comparison never reported its label's count lower`);
 		}
 	}

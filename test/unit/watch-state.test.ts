@@ -17,6 +17,7 @@ const car = (x: number, y = 0.6): SeenObject => ({ label: 'car', box: [x, y, 0.2
 // the cars' bottom centres: (0.2, 0.75) and (0.7, 0.75); the bay holds the first
 const PARKED = car(0.1);
 const OTHER = car(0.6);
+const THIRD = car(0.35, 0.2);
 const bay = (right: number) => ({ name: 'bay', rectangle: [0, 0.5, right, 1] as [number, number, number, number] });
 
 describe('a settings change mid-stay keeps the tracks', () => {
@@ -329,21 +330,39 @@ describe('the bound forgets a key mid-stay', () => {
 		]);
 	});
 
-	it('an object that arrives after the loss carries no flag; a key forgotten without tracks leaves no note', () => {
+	it('tracks started while an object hidden at the loss may come back are flagged, later ones not; a key forgotten without tracks leaves no note', () => {
 		const store: IDataObject = {};
-		lookAt(store, 'gate', settings, [PARKED], at(0));
+		lookAt(store, 'gate', settings, [PARKED, OTHER], at(0));
 		lookAt(store, 'yard', settings, [], at(0));
 		fill(store, 1);
+		// OTHER hidden on the look after the loss and the one after it (Track Kept Through Missed Looks 1): it may have stood there
 		const again = lookAt(store, 'gate', settings, [PARKED], at(2));
 		expect(again.warnings).toHaveLength(1);
 		expect(lookAt(store, 'yard', settings, [], at(2)).warnings).toEqual([]);
-		lookAt(store, 'gate', settings, [PARKED, OTHER], at(3));
-		const over = lookAt(store, 'gate', settings, [PARKED, OTHER], at(34));
+		lookAt(store, 'gate', settings, [PARKED], at(3));
+		lookAt(store, 'gate', settings, [PARKED, OTHER], at(4));
+		// a third car arrives on the next look: after the window
+		lookAt(store, 'gate', settings, [PARKED, OTHER, THIRD], at(5));
+		const over = lookAt(store, 'gate', settings, [PARKED, OTHER, THIRD], at(36));
 		expect(over.tracking!.overstays.map((stay) => [stay.trackId, stay.resumedAfterLoss])).toEqual([
 			[at(2), true],
-			[at(2) + 1, undefined],
+			[at(2) + 1, true],
+			[at(2) + 2, undefined],
 		]);
-		expect(over.tracking!.overstays[1]).not.toHaveProperty('resumedAfterLoss');
+		expect(over.tracking!.overstays[2]).not.toHaveProperty('resumedAfterLoss');
+		expect((store.looks as Record<string, { tracking: object }>).gate.tracking).not.toHaveProperty('resumedLooks');
+	});
+
+	it('a settings change in the window does not shorten it: baseline looks are not counted', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', settings, [PARKED, OTHER], at(0));
+		fill(store, 1);
+		lookAt(store, 'gate', settings, [PARKED], at(2));
+		lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [PARKED], at(3));
+		lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [PARKED], at(4));
+		lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [PARKED, OTHER], at(5));
+		const over = lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [PARKED, OTHER], at(36));
+		expect(over.tracking!.overstays.map((stay) => stay.resumedAfterLoss)).toEqual([true, true]);
 	});
 
 	it('forgets the keys without tracks before a key whose objects stand, each seen longest ago first', () => {

@@ -82,6 +82,7 @@ describe('a look kept for a key that cannot be read', () => {
 		['tracks that are not a list', (gate) => ((gate.tracking as IDataObject).tracks = {}), 'has tracks that are not readable: the state has no list of tracks'],
 		['no next id', (gate) => delete (gate.tracking as Partial<Gate['tracking']>).nextId, 'has tracks that are not readable: the state has no next track id above its tracks’ ids'],
 		['a next id a track has', (gate) => (gate.tracking.nextId = gate.tracking.tracks[0].id as number), 'has tracks that are not readable: the state has no next track id above its tracks’ ids'],
+		['looks resumed that are text', (gate) => ((gate.tracking as IDataObject).resumedLooks = 'two'), 'has tracks that are not readable: the state has no readable count of looks resumed'],
 		['no arrivals', (gate) => delete (gate.tracking as Partial<Gate['tracking']>).arrivals, 'has tracks that are not readable: the state has no readable arrivals'],
 		['arrivals without their start', (gate) => delete gate.tracking.arrivals.since, 'has tracks that are not readable: the state has no readable arrivals'],
 		['arrivals of a day that is a number', (gate) => (gate.tracking.arrivals.day = 5), 'has tracks that are not readable: the state has no readable arrivals'],

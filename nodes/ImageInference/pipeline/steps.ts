@@ -80,9 +80,10 @@ export function runDetectionPipeline(
 		settings &&
 		((previous: TrackingState | undefined, baseline: boolean, lost?: { nextId: number }) => {
 			// the previous look is replaced by this one: its tracks (plain objects: looksToWrite) move on in place
-			const state = previous ?? newTrackingState(watch.now, lost?.nextId);
+			// after a loss, the looks in which an object hidden at the loss may come back: Track Kept Through Missed Looks, and one
+			const state = previous ?? newTrackingState(watch.now, lost && { nextId: lost.nextId, resumedLooks: settings.keepMissedLooks + 1 });
 			// tracking needs the image's size (requireSize): every box is in fractions of the image
-			tracked = trackObjects(state, detections as TrackedObject[], settings, watch.now, baseline, lost !== undefined);
+			tracked = trackObjects(state, detections as TrackedObject[], settings, watch.now, baseline);
 			return state;
 		});
 	const look = { counts: results.countsByLabel, zones: results.countsByZone, tracking };

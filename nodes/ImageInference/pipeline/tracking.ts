@@ -75,6 +75,12 @@ export interface StoredTrack {
 export interface TrackingState {
 	/** The next track's id: a key's first tracked look starts it at its time in milliseconds, so that tracks started afresh never take an id the key gave before. */
 	nextId: number;
+	/**
+	 * After the key's tracks were dropped (by the bound, or a look with tracking off): how many more
+	 * looks (baseline looks not counted) start tracks flagged `resumedAfterLoss`, as an object hidden
+	 * on the look after the loss may have stood there before it.
+	 */
+	resumedLooks?: number;
 	tracks: StoredTrack[];
 	arrivals: {
 		since: number;
@@ -183,8 +189,8 @@ function dayIn(timeZone: string, ms: number): string {
  *
  * A `baseline` look (the key's first, or the first under other settings) reports no arrival and
  * no departure: an object no track holds is standing there, tracked but never an arrival; a track
- * it does not see is not counted missing. `resumed`: the look is the first after the key's tracks
- * were forgotten (a baseline): the tracks it starts carry `resumedAfterLoss`.
+ * it does not see is not counted missing. While `state.resumedLooks` lasts, the tracks a look
+ * starts carry `resumedAfterLoss`.
  */
 export function trackObjects(
 	state: TrackingState,
@@ -192,7 +198,6 @@ export function trackObjects(
 	settings: TrackingSettings,
 	now: number,
 	baseline = false,
-	resumed = false,
 ): { detections: DetectionTrack[]; result: TrackingResult } {
 	if (settings.arrivalsPeriod === 'day') {
 		const day = dayIn(settings.timeZone, now);
@@ -261,6 +266,11 @@ export function trackObjects(
 		}
 	});
 	state.tracks = kept;
+	const resumed = state.resumedLooks !== undefined;
+	if (resumed && !baseline) {
+		state.resumedLooks! -= 1;
+		if (state.resumedLooks! <= 0) delete state.resumedLooks;
+	}
 
 	let untracked = 0;
 	const arrivals: TrackSummary[] = [];
@@ -412,12 +422,14 @@ export function defaultTrackingSettings(timeZone: string, zoned: boolean): Track
  * A key's tracking before its first tracked look, `now`. Its ids start at `now` in milliseconds:
  * tracks started afresh (the static data lost, the key forgotten by the bound, tracking turned off
  * and on) take ids above every id the key gave before, as long as the key started fewer tracks
- * than milliseconds passed; `lostNextId`, the next id of tracks forgotten by the bound, is kept
- * above too (a clock set back).
+ * than milliseconds passed; `lost`: the key's tracks were dropped (by the bound, or a look with
+ * tracking off) with ids below `nextId` (kept above them, a clock set back too), and the looks
+ * that start tracks flagged `resumedAfterLoss`.
  */
-export function newTrackingState(now: number, lostNextId = 0): TrackingState {
+export function newTrackingState(now: number, lost?: { nextId: number; resumedLooks: number }): TrackingState {
 	return {
-		nextId: Math.max(now, lostNextId),
+		nextId: Math.max(now, lost?.nextId ?? 0),
+		...(lost ? { resumedLooks: lost.resumedLooks } : {}),
 		tracks: [],
 		arrivals: { since: now, byLabel: {}, byZone: {} },
 	};
@@ -581,6 +593,7 @@ export function trackingStateProblem(value: unknown): string | undefined {
 	const trackIndex = tracks.findIndex((track) => !isStoredTrack(track));
 	if (trackIndex >= 0) return `has a track without every field (track ${trackIndex + 1})`;
 	if (!isCount(nextId) || (tracks as StoredTrack[]).some((track) => track.id >= nextId)) return 'has no next track id above its tracks’ ids';
+	if (value.resumedLooks !== undefined && !isCount(value.resumedLooks)) return 'has no readable count of looks resumed';
 	if (!isRecord(arrivals) || !isTime(arrivals.since) || !(arrivals.day === undefined || typeof arrivals.day === 'string') || !isCounts(arrivals.byLabel) || !isRecord(arrivals.byZone) || !everyField(arrivals.byZone, isCounts)) {
 		return 'has no readable arrivals';
 	}
