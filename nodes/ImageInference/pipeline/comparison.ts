@@ -596,7 +596,6 @@ function noteForgotten(store: IDataObject, key: string, note: ForgottenNote): vo
 
 /** The note of `key` forgotten with tracks, taken out of the static data; undefined when there is none. */
 function takeForgottenNote(store: IDataObject, key: string): ForgottenNote | undefined {
-	if (store.forgottenTracks === undefined) return undefined;
 	const notes = forgottenNotes(store);
 	const note = ownField(notes, key);
 	if (note === undefined) return undefined;
