@@ -392,7 +392,7 @@ describe('the notes of keys forgotten with tracks', () => {
 		const store: IDataObject = {};
 		lookAt(store, 'gate', settings, [PARKED, OTHER], at(0));
 		fill(store, 1);
-		expect(store.forgottenTracks).toEqual({ gate: { at: '2026-11-28T08:01:00.000Z', nextId: at(0) + 2, tracks: 2 } });
+		expect(store.forgottenTracks).toEqual({ gate: { at: '2026-11-28T08:01:00.000Z', nextId: at(0) + 2, tracks: 2, order: 0 } });
 		const back = lookAt(store, 'gate', settings, [PARKED], at(-10));
 		expect([back.warnings, back.detections[0].trackId]).toEqual([[note('2 tracks')], at(0) + 2]);
 		expect(store).not.toHaveProperty('forgottenTracks');
@@ -410,12 +410,58 @@ describe('the notes of keys forgotten with tracks', () => {
 		expect(Object.keys(store.forgottenTracks as object)).toHaveLength(19);
 	});
 
+	it('keeps the 20 written last also for integer-like keys: of "20" to "0", seen in that order and all forgotten, "20" has none', () => {
+		const store: IDataObject = {};
+		for (let key = 20; key >= 0; key--) lookAt(store, String(key), settings, [PARKED], at(20 - key));
+		fill(store, 30);
+		const notes = store.forgottenTracks as Record<string, { order: number }>;
+		expect(Object.keys(notes)).toHaveLength(20);
+		expect(notes).not.toHaveProperty('20');
+		// the 21 notes are written "20" first: "0" the last, the 21st
+		expect([notes['19'].order, notes['0'].order]).toEqual([1, 20]);
+		expect(lookAt(store, '20', settings, [PARKED], at(31)).warnings).toEqual([]);
+		expect(lookAt(store, '0', settings, [PARKED], at(31)).warnings).toHaveLength(1);
+	});
+
+	it('the car hidden on the look after the loss, the key forgotten again: its next look says so and its stay alerted at 64 is flagged', () => {
+		const store: IDataObject = {};
+		const alerts: Array<[number, number, boolean]> = [];
+		const warnings = new Map<number, string[]>();
+		for (let minute = 0; minute <= 70; minute++) {
+			const look = lookAt(store, 'gate', settings, minute === 32 ? [] : [PARKED], at(minute));
+			warnings.set(minute, look.warnings);
+			for (const stay of look.tracking!.overstays) if (!stay.alreadyReported) alerts.push([minute, stay.trackId, stay.resumedAfterLoss === true]);
+			if (minute === 31 || minute === 32) fill(store, minute + 0.5);
+		}
+		expect(alerts).toEqual([
+			[31, at(0), false],
+			[64, at(33), true],
+		]);
+		expect(warnings.get(32)).toEqual([expect.stringContaining('(1 track) were forgotten at 2026-11-28T08:31:30.000Z to keep')]);
+		expect(warnings.get(33)).toEqual([
+			'Track Objects Across Looks: the tracks of Watch Key "gate" (0 tracks) were forgotten at 2026-11-28T08:32:30.000Z to keep the workflow’s static data within 100,000 characters; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss',
+		]);
+	});
+
+	it('the bound forgets a key without tracks before one whose looks after a loss still flag new tracks', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', settings, [PARKED], at(0));
+		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(1));
+		// tracking on again with the car hidden: no track, its next looks still flag new ones
+		lookAt(store, 'gate', settings, [], at(2));
+		for (let key = 1; key < 100; key++) lookAt(store, `camera ${key}`, settings, [], at(key + 2));
+		lookAt(store, 'new camera', settings, [], at(102));
+		expect(store.looks).toHaveProperty(['gate']);
+		expect(store.looks).not.toHaveProperty(['camera 1']);
+	});
+
 	it.each([
 		['not an object', 'notes'],
 		['a note that is not an object', { gate: 'note' }],
-		['a note without a time', { gate: { at: 'soon', nextId: at(0) + 1, tracks: 1 } }],
-		['a note whose next id is no integer', { gate: { at: '2026-11-28T08:01:00.000Z', nextId: '5', tracks: 1 } }],
-		['a note whose track count is no integer', { gate: { at: '2026-11-28T08:01:00.000Z', nextId: at(0) + 1, tracks: 1.5 } }],
+		['a note without a time', { gate: { at: 'soon', nextId: at(0) + 1, tracks: 1, order: 0 } }],
+		['a note whose next id is no integer', { gate: { at: '2026-11-28T08:01:00.000Z', nextId: '5', tracks: 1, order: 0 } }],
+		['a note whose track count is no integer', { gate: { at: '2026-11-28T08:01:00.000Z', nextId: at(0) + 1, tracks: 1.5, order: 0 } }],
+		['a note without an order', { gate: { at: '2026-11-28T08:01:00.000Z', nextId: at(0) + 1, tracks: 1 } }],
 	])('a note that cannot be read (%s) is passed over: the look is a first look without a warning', (_case, notes) => {
 		const store: IDataObject = { forgottenTracks: notes as never };
 		const look = lookAt(store, 'gate', settings, [PARKED], at(2));
@@ -423,7 +469,7 @@ describe('the notes of keys forgotten with tracks', () => {
 	});
 
 	it('a readable note beside an unreadable one is said, with 1 track', () => {
-		const store: IDataObject = { forgottenTracks: { gate: { at: '2026-11-28T08:01:00.000Z', nextId: at(0) + 1, tracks: 1 }, yard: 5 } };
+		const store: IDataObject = { forgottenTracks: { gate: { at: '2026-11-28T08:01:00.000Z', nextId: at(0) + 1, tracks: 1, order: 0 }, yard: 5 } };
 		expect(lookAt(store, 'gate', settings, [PARKED], at(2)).warnings).toEqual([note('1 track')]);
 		expect(store).not.toHaveProperty('forgottenTracks');
 	});
@@ -509,5 +555,21 @@ describe('tracking turned off while objects stand, and on again', () => {
 		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(3));
 		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(4));
 		expect(lookAt(store, 'gate', settings, [PARKED], at(5)).warnings).toEqual([dropped('1 track', '2026-11-28T08:03:00.000Z')]);
+	});
+
+	it('off at 32, on at 33 with the car hidden, off at 34, on at 35: the look at 35 says so, its stay alerted at 66 flagged', () => {
+		const store: IDataObject = {};
+		const alerts: Array<[number, number, boolean]> = [];
+		const warnings = new Map<number, string[]>();
+		for (let minute = 0; minute <= 70; minute++) {
+			const look = lookAt(store, 'gate', { ...settings, tracking: minute !== 32 && minute !== 34 }, minute === 33 ? [] : [PARKED], at(minute));
+			warnings.set(minute, look.warnings);
+			for (const stay of look.tracking?.overstays ?? []) if (!stay.alreadyReported) alerts.push([minute, stay.trackId, stay.resumedAfterLoss === true]);
+		}
+		expect(alerts).toEqual([
+			[31, at(0), false],
+			[66, at(35), true],
+		]);
+		expect([warnings.get(33), warnings.get(35)]).toEqual([[dropped('1 track', '2026-11-28T08:32:00.000Z')], [dropped('0 tracks', '2026-11-28T08:34:00.000Z')]]);
 	});
 });

@@ -77,6 +77,8 @@ interface ForgottenNote {
 	tracks: number;
 	/** Dropped by a look with Track Objects Across Looks off (else by the bound). */
 	trackingOff?: true;
+	/** Counts the notes written: the cap drops the lowest (a record lists integer-like keys first, whatever the order they were set in). */
+	order: number;
 }
 
 export interface Change {
@@ -184,7 +186,7 @@ export function compareWithPreviousLook(
 			`Track Objects Across Looks: the tracks of Watch Key "${truncate(watch.key, 40)}" (${lost.tracks} ${lost.tracks === 1 ? 'track' : 'tracks'}) ${how}; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`,
 		);
 	}
-	if (!current.tracking && previous?.tracking && previous.tracking.tracks.length > 0) {
+	if (!current.tracking && previous?.tracking && leavesNote(previous.tracking)) {
 		noteForgotten(store, watch.key, { at: isoTime(now), nextId: previous.tracking.nextId, tracks: previous.tracking.tracks.length, trackingOff: true });
 	}
 	// the cooldowns still running, and when the last of them ends
@@ -538,11 +540,15 @@ function lookLength(look: RememberedLook): number {
 	return look.tracking === undefined ? jsonLength(look) : jsonLength({ ...look, tracking: null }) - 'null'.length + trackingStateJsonLength(look.tracking);
 }
 
-const tracksOf = (look: RememberedLook) => look.tracking?.tracks.length ?? 0;
+/**
+ * Whether dropping these tracks leaves a note: the key holds tracks, or its looks after an earlier
+ * loss still flag new tracks (an object hidden then may still come back), whose note this carries on.
+ */
+const leavesNote = (tracking: TrackingState) => tracking.tracks.length > 0 || tracking.resumedLooks !== undefined;
 
 /**
  * Forgets keys while more than MAX_WATCH_KEYS are kept or they take more than MAX_WATCH_BYTES;
- * never `current`. The keys without tracks go first, then those whose objects stand there (whose
+ * never `current`. The keys that leave no note (leavesNote) go first, then those whose objects stand there (whose
  * stays and alerts would start again), each seen longest ago first; a key forgotten with tracks
  * leaves a note (noteForgotten). `keys`: how many the looks hold, `current`'s included; `entries`:
  * their JSON length without the entry of `current`, plus that entry; the comma joining it to the
@@ -551,7 +557,10 @@ const tracksOf = (look: RememberedLook) => look.tracking?.tracks.length ?? 0;
 function forgetOldest(store: IDataObject, looks: Record<string, RememberedLook>, memo: LooksMemo, current: string, keys: number, entries: number, nowIso: string): void {
 	let size = entries + (keys > 1 ? 1 : 0);
 	if (keys > MAX_WATCH_KEYS || size > MAX_WATCH_BYTES) {
-		const tracked = (key: string) => (tracksOf(looks[key]) > 0 ? 1 : 0);
+		const tracked = (key: string) => {
+			const tracking = looks[key].tracking;
+			return tracking && leavesNote(tracking) ? 1 : 0;
+		};
 		const byOrder = Object.keys(looks)
 			.filter((key) => key !== current)
 			.sort((a, b) => tracked(a) - tracked(b) || Date.parse(looks[a].seenAt) - Date.parse(looks[b].seenAt));
@@ -561,7 +570,7 @@ function forgetOldest(store: IDataObject, looks: Record<string, RememberedLook>,
 			// the entry's own characters and the comma between entries
 			size -= entryLength(key, written?.look === looks[key] ? written.length : lookLength(looks[key])) + 1;
 			const tracking = looks[key].tracking;
-			if (tracking && tracking.tracks.length > 0) noteForgotten(store, key, { at: nowIso, nextId: tracking.nextId, tracks: tracking.tracks.length });
+			if (tracking && leavesNote(tracking)) noteForgotten(store, key, { at: nowIso, nextId: tracking.nextId, tracks: tracking.tracks.length });
 			delete looks[key];
 			memo.written.delete(key);
 		}
@@ -577,20 +586,27 @@ function forgottenNotes(store: IDataObject): Record<string, ForgottenNote> {
 	if (!isRecord(kept)) return notes;
 	for (const key of Object.keys(kept)) {
 		const note = kept[key];
-		if (isRecord(note) && isTimeText(note.at) && Number.isSafeInteger(note.nextId) && Number.isSafeInteger(note.tracks)) {
-			setOwnField(notes, key, { at: note.at as string, nextId: note.nextId as number, tracks: note.tracks as number, ...(note.trackingOff === true ? { trackingOff: true as const } : {}) });
+		if (isRecord(note) && isTimeText(note.at) && Number.isSafeInteger(note.nextId) && Number.isSafeInteger(note.tracks) && Number.isSafeInteger(note.order)) {
+			setOwnField(notes, key, {
+				at: note.at as string,
+				nextId: note.nextId as number,
+				tracks: note.tracks as number,
+				...(note.trackingOff === true ? { trackingOff: true as const } : {}),
+				order: note.order as number,
+			});
 		}
 	}
 	return notes;
 }
 
 /** Keeps a note that `key` was forgotten with tracks, for its next look; of more than MAX_FORGOTTEN_NOTES, the oldest goes. */
-function noteForgotten(store: IDataObject, key: string, note: ForgottenNote): void {
+function noteForgotten(store: IDataObject, key: string, note: Omit<ForgottenNote, 'order'>): void {
 	const notes = forgottenNotes(store);
 	delete notes[key];
-	setOwnField(notes, key, note);
-	const names = Object.keys(notes);
-	for (const name of names.slice(0, Math.max(names.length - MAX_FORGOTTEN_NOTES, 0))) delete notes[name];
+	const names = Object.keys(notes).sort((a, b) => notes[a].order - notes[b].order);
+	const order = names.length > 0 ? notes[names[names.length - 1]].order + 1 : 0;
+	setOwnField(notes, key, { ...note, order });
+	for (const name of names.slice(0, Math.max(names.length + 1 - MAX_FORGOTTEN_NOTES, 0))) delete notes[name];
 	store.forgottenTracks = notes;
 }
 
