@@ -23,7 +23,11 @@ export const MAX_WATCH_KEYS = 100;
  */
 export const MAX_WATCH_BYTES = 100_000;
 export const MAX_WATCH_KEY_LENGTH = 200;
-/** The most keys whose tracks were dropped (by the bound, or a look with tracking off) that the static data keeps a note of (`forgottenTracks`): about 280 characters each at most. */
+/**
+ * The most keys whose tracks were dropped (by the bound, or a look with tracking off) that the static
+ * data keeps a note of (`forgottenTracks`), beside the looks' MAX_WATCH_BYTES: each its key's JSON
+ * (at most 1,202 characters, 6 for each control character or lone surrogate) and under 120 more.
+ */
 export const MAX_FORGOTTEN_NOTES = 20;
 /** A week. */
 export const COOLDOWN_BOUNDS = { min: 0, max: 10_080 };
