@@ -155,7 +155,7 @@ describe('no call follows a redirect', () => {
 			expect(other.heard).toEqual([]);
 			expect(failure.message).toBe(`The image could not be put into the project’s storage: The storage answered with a redirect (${status} ${name}) to ${other.origin}`);
 			expect(failure.description).toContain(
-				'The file was not stored: the node does not follow a redirect of the storage (after a 303 the upload would become a download). Run the item again; the credential is not the cause.',
+				'The file was not stored: the node does not follow a redirect of the storage (after a 303 the upload would become a download). Run the item again; the credential is not the cause, as the file goes to storage without it.',
 			);
 			expect(server().requests.filter((request) => request.path.endsWith('/datasets/records/'))).toEqual([]);
 			expect(server().projects(PROJECT_ID)!.records).toHaveLength(recordsBefore);
@@ -163,7 +163,7 @@ describe('no call follows a redirect', () => {
 		});
 
 		it.each([
-			[400, 'Bad Request', '<Error><Code>RequestTimeout</Code><Message>Your socket connection to the server was not read from or written to within the timeout period.</Message></Error>', 'The file was not stored. Run the item again: the storage URL the service handed out may have expired, and the item asks for a new one when it runs again. The credential is not the cause, as the file goes to storage without it.'],
+			[400, 'Bad Request', '<Error><Code>RequestTimeout</Code><Message>Your socket connection to the server was not read from or written to within the timeout period.</Message></Error>', 'The file was not stored. Run the item again: the storage URL the service handed out may have expired, and the item asks for a new one when it runs again; the credential is not the cause, as the file goes to storage without it.'],
 			[403, 'Forbidden', '<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>', 'The storage URL the service handed out was not accepted (it may have expired). Run the item again; the credential is not the cause, as the file goes to storage without it.'],
 		])('a storage %i is the storage’s refusal, with storage advice, not the service’s', async (status, name, xml, advice) => {
 			server().addFault({ match: { call: 'storage' }, times: 1, action: { type: 'status', status, body: xml } });
@@ -181,7 +181,7 @@ describe('no call follows a redirect', () => {
 			const failure = await failureOf(run(uploadParameters({ options: { retries: 0 } }), [photo()]));
 			expect(failure.message).toBe(`The image could not be put into the project’s storage: Could not connect to the storage at ${refusing}: connection refused`);
 			expect(failure.description).toContain(
-				'The storage URL the service handed out could not be reached from n8n (ECONNREFUSED). Try again later; the credential is not the cause.',
+				'The storage URL the service handed out could not be reached from n8n (ECONNREFUSED). Try again later; the credential is not the cause, as the file goes to storage without it.',
 			);
 			expect(failure.description).not.toContain('Base URL');
 		});

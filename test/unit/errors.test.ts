@@ -348,7 +348,7 @@ const CHECK_THE_PATH = (path: string) =>
 const DOWNGRADED =
 	'The service pointed from https:// to plain http://, where the key would travel unencrypted: keep the Base URL in the "Image Inference API" credential at https:// and ask the service’s operator why it redirects to http://.';
 const STORAGE_REDIRECT =
-	'The file was not stored: the node does not follow a redirect of the storage (after a 303 the upload would become a download). Run the item again; the credential is not the cause. If it keeps happening, the storage URLs the service hands out do not take uploads: ask its operator.';
+	'The file was not stored: the node does not follow a redirect of the storage (after a 303 the upload would become a download). Run the item again; the credential is not the cause, as the file goes to storage without it. If it keeps happening, the storage URLs the service hands out do not take uploads: ask its operator.';
 
 describe('a redirect of the service', () => {
 	it.each([
@@ -488,7 +488,7 @@ describe('a redirect of the storage', () => {
 			code: 'storage_not_modified',
 			retryable: false,
 			message: 'The storage answered 304 Not Modified',
-			description: 'A 304 answers a conditional request, which the node does not send, so the upload cannot be taken as done. Run the item again; the credential is not the cause.',
+			description: 'A 304 answers a conditional request, which the node does not send, so the upload cannot be taken as done. Run the item again; the credential is not the cause, as the file goes to storage without it.',
 		});
 	});
 });
@@ -522,7 +522,7 @@ describe('the storage refusing the file (4xx) is not a wrong API key, nor the se
 				code: 'storage_rejected',
 				message: 'The storage refused the file (400 Bad Request)',
 				description:
-					'The file was not stored. Run the item again: the storage URL the service handed out may have expired, and the item asks for a new one when it runs again. The credential is not the cause, as the file goes to storage without it. The storage said: <Error><Code>RequestTimeout</Code><Message>Your socket connection to the server was not read from or written to within the timeout period.</Message></Error>',
+					'The file was not stored. Run the item again: the storage URL the service handed out may have expired, and the item asks for a new one when it runs again; the credential is not the cause, as the file goes to storage without it. The storage said: <Error><Code>RequestTimeout</Code><Message>Your socket connection to the server was not read from or written to within the timeout period.</Message></Error>',
 			},
 		],
 		[
@@ -542,7 +542,7 @@ describe('the storage refusing the file (4xx) is not a wrong API key, nor the se
 				code: 'storage_rejected',
 				message: 'The storage refused the file (409 Error)',
 				description:
-					'The file was not stored. Run the item again: the storage URL the service handed out may have expired, and the item asks for a new one when it runs again. The credential is not the cause, as the file goes to storage without it.',
+					'The file was not stored. Run the item again: the storage URL the service handed out may have expired, and the item asks for a new one when it runs again; the credential is not the cause, as the file goes to storage without it.',
 			},
 		],
 		[
@@ -586,7 +586,7 @@ describe('the storage not answering is named as the storage', () => {
 				retryable: false,
 				message: 'Could not connect to the storage at https://bucket.example.net: connection refused',
 				description:
-					'The storage URL the service handed out could not be reached from n8n (ECONNREFUSED). Try again later; the credential is not the cause. If it keeps failing, the service hands out a storage address n8n cannot reach: ask its operator.',
+					'The storage URL the service handed out could not be reached from n8n (ECONNREFUSED). Try again later; the credential is not the cause, as the file goes to storage without it. If it keeps failing, the service hands out a storage address n8n cannot reach: ask its operator.',
 			},
 		},
 		{ error: { code: 'ENOTFOUND' }, failure: { code: 'host_unreachable', message: 'Could not connect to the storage at https://bucket.example.net: host not found', description: expect.stringContaining('could not be reached from n8n (ENOTFOUND)') } },

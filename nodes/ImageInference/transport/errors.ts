@@ -18,9 +18,13 @@ export interface Failure {
 export type Redact = (text: string) => string;
 
 /**
- * `toStorage`: the call went to the storage URL the service handed out, without the credential
- * (not to the service through it), so its failure never says to check the credential.
+ * Whether the call went to the storage URL the service handed out, without the credential (not to
+ * the service through it), so its failure never says to check the credential.
  */
+type SentTo = { toStorage?: boolean };
+
+/** What every failure of a call to storage says of the credential. */
+const NOT_THE_CREDENTIAL = 'the credential is not the cause, as the file goes to storage without it.';
 
 const KEY_IN_QUERY = new RegExp(`([?&]${API_KEY_QUERY_PARAMETER}=)[^&#\\s"'<>]*`, 'gi');
 const KEY_IN_HEADER = /(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi;
@@ -70,7 +74,7 @@ const OPERATION_NAMES: Record<PredictionKind, string> = {
 export type AnsweredBy = { kind: PredictionKind; modelId: string } | { notFound: { message: string; description: string }; who?: string };
 
 /** A non-2xx answer as a Failure. `text` is the body as received (JSON or not, possibly empty). */
-export function describeHttpFailure(status: number, text: string, context: AnsweredBy & { retryAfterMs?: number; toStorage?: boolean }): Failure {
+export function describeHttpFailure(status: number, text: string, context: AnsweredBy & SentTo & { retryAfterMs?: number }): Failure {
 	const who = ('who' in context && context.who) || 'The service';
 	const retryable = RETRYABLE_STATUSES.has(status);
 	const serviceError = parseErrorBody(text);
@@ -86,8 +90,8 @@ export function describeHttpFailure(status: number, text: string, context: Answe
 			retryable,
 			message: `${who} refused the file (${status} ${name})`,
 			description: expired
-				? `The storage URL the service handed out was not accepted (it may have expired). Run the item again; the credential is not the cause, as the file goes to storage without it.${storageSaid}`
-				: `The file was not stored. Run the item again: the storage URL the service handed out may have expired, and the item asks for a new one when it runs again. The credential is not the cause, as the file goes to storage without it.${storageSaid}`,
+				? `The storage URL the service handed out was not accepted (it may have expired). Run the item again; ${NOT_THE_CREDENTIAL}${storageSaid}`
+				: `The file was not stored. Run the item again: the storage URL the service handed out may have expired, and the item asks for a new one when it runs again; ${NOT_THE_CREDENTIAL}${storageSaid}`,
 		};
 	}
 	if (status === 400) {
@@ -154,12 +158,10 @@ export function describeHttpFailure(status: number, text: string, context: Answe
 	};
 }
 
-const NOT_THE_CREDENTIAL = 'the credential is not the cause, as the file goes to storage without it.';
-
 /** A request that got no HTTP answer: connection refused or reset, time-out, DNS. */
 export function describeNetworkFailure(
 	error: unknown,
-	context: { timeoutMs: number; host: string; elapsedMs?: number; toStorage?: boolean },
+	context: SentTo & { timeoutMs: number; host: string; elapsedMs?: number },
 ): Failure {
 	const storage = context.toStorage === true;
 	const who = storage ? 'the storage' : 'the service';
@@ -195,7 +197,7 @@ export function describeNetworkFailure(
 			retryable: false,
 			message: `Could not connect to ${storage ? 'the storage at ' : ''}${context.host}: ${code === 'ECONNREFUSED' ? 'connection refused' : 'host not found'}`,
 			description: storage
-				? `The storage URL the service handed out could not be reached from n8n (${code}). Try again later; the credential is not the cause. If it keeps failing, the service hands out a storage address n8n cannot reach: ask its operator.`
+				? `The storage URL the service handed out could not be reached from n8n (${code}). Try again later; ${NOT_THE_CREDENTIAL} If it keeps failing, the service hands out a storage address n8n cannot reach: ask its operator.`
 				: `Check the Base URL in the "Image Inference API" credential and that the service is reachable from n8n (${code}).`,
 		};
 	}
@@ -216,7 +218,7 @@ export function describeNetworkFailure(
  * (a query-mode request's query kept) or a signature. A 304 is no redirect: it answers a
  * conditional request, which no call sends.
  */
-export function describeRedirect(status: number, location: unknown, context: { host: string; toStorage: boolean }): Failure {
+export function describeRedirect(status: number, location: unknown, context: Required<SentTo> & { host: string }): Failure {
 	if (status === 304) return describeNotModified(context.toStorage);
 	const name = STATUS_TEXT[status] ?? 'Redirect';
 	const said = typeof location === 'string' && location.trim() !== '';
@@ -234,8 +236,7 @@ export function describeRedirect(status: number, location: unknown, context: { h
 			code: 'storage_redirect',
 			retryable: false,
 			message: `The storage answered with a redirect (${status} ${name}) ${where}`,
-			description:
-				'The file was not stored: the node does not follow a redirect of the storage (after a 303 the upload would become a download). Run the item again; the credential is not the cause. If it keeps happening, the storage URLs the service hands out do not take uploads: ask its operator.',
+			description: `The file was not stored: the node does not follow a redirect of the storage (after a 303 the upload would become a download). Run the item again; ${NOT_THE_CREDENTIAL} If it keeps happening, the storage URLs the service hands out do not take uploads: ask its operator.`,
 		};
 	}
 	return {
@@ -286,8 +287,7 @@ function describeNotModified(toStorage: boolean): Failure {
 			code: 'storage_not_modified',
 			retryable: false,
 			message: 'The storage answered 304 Not Modified',
-			description:
-				'A 304 answers a conditional request, which the node does not send, so the upload cannot be taken as done. Run the item again; the credential is not the cause.',
+			description: `A 304 answers a conditional request, which the node does not send, so the upload cannot be taken as done. Run the item again; ${NOT_THE_CREDENTIAL}`,
 		};
 	}
 	return {
