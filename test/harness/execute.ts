@@ -18,9 +18,11 @@ import type {
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
+	INodeType,
+	INodeTypes,
 	NodeExecutionHint,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, ObservableObject, UserError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, ObservableObject, UserError, Workflow } from 'n8n-workflow';
 
 import { ImageInferenceApi } from '../../credentials/ImageInferenceApi.credentials';
 import { ImageInference } from '../../nodes/ImageInference/ImageInference.node';
@@ -52,8 +54,36 @@ function withExpressions(value: unknown, expression: (stored: (itemIndex: number
 	return value;
 }
 
+/** A stored parameter with each text in it, at any depth, replaced by what `text` makes of it. */
+function withTexts(value: unknown, text: (stored: string) => unknown): unknown {
+	if (typeof value === 'string') return text(value);
+	if (Array.isArray(value)) return value.map((entry) => withTexts(entry, text));
+	if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, withTexts(field, text)]));
+	return value;
+}
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+
+/**
+ * The node in a workflow as n8n runs it. n8n builds a Workflow from the saved workflow before
+ * running it (packages/cli/src/workflow-runner.ts, runMainProcess; a queue-mode worker the same in
+ * scaling/job-processor.ts), and the Workflow constructor replaces each node's parameters with
+ * `NodeHelpers.getNodeParameters(description.properties, node.parameters, true, false, node,
+ * description)` (n8n-workflow src/workflow.ts; compiled in dist/cjs/workflow.js of the installed
+ * package): top-level defaults added, and every parameter or option whose display conditions are
+ * not met dropped, so the node never sees it. The real constructor does it here too.
+ * Parameters are stored as a workflow stores them: each expression as its text.
+ */
+function workflowOf(node: INode, asTool: boolean): Workflow {
+	const nodeType = new ImageInference();
+	// an AI Agent's tool is the node under the name `…Tool` (packages/cli/src/node-types.ts,
+	// getByNameAndVersion; tool-generation/ai-tools.ts, convertNodeToAiTool): the properties are
+	// the node's own, as it declares its Tool Description, and `@tool` display conditions read the name
+	const type: INodeType = asTool ? Object.create(nodeType, { description: { value: { ...nodeType.description, name: `${nodeType.description.name}Tool` } } }) : nodeType;
+	const nodeTypes = { getByName: () => type, getByNameAndVersion: () => type, getKnownTypes: () => ({}) } as unknown as INodeTypes;
+	return new Workflow({ id: 'workflow', nodes: [node], connections: {}, active: false, nodeTypes, staticData: {}, settings: {} });
+}
 
 export const DELETED_CREDENTIAL_ID = 'Xb3kR9mQ2pLw7vNc';
 
@@ -64,6 +94,7 @@ export interface HarnessCredentials {
 }
 
 export interface RunOptions {
+	/** The node's parameters as the workflow stores them; the node gets them as n8n resolves them against its description (workflowOf). */
 	parameters: Record<string, ParameterValue>;
 	items: InputItem[];
 	credentials: HarnessCredentials;
@@ -161,6 +192,8 @@ export interface RunResult {
 	hints: NodeExecutionHint[];
 	/** Whether the node's static data changed, so that n8n saves it. */
 	staticDataSaved: boolean;
+	/** The node's parameters as n8n resolved them from the stored ones (workflowOf): what `getNode().parameters` gave the node. */
+	parameters: INode['parameters'];
 }
 
 /**
@@ -205,17 +238,27 @@ export class BinaryStore {
 
 export async function runNode(options: RunOptions): Promise<RunResult> {
 	const store = new BinaryStore(options.sizeInMetadataOnly, options.binaryMode);
-	const node: INode = {
-		id: randomUUID(),
-		name: 'Image Inference',
-		type: `n8n-nodes-image-inference.imageInference${options.asTool ? 'Tool' : ''}`,
-		typeVersion: 1,
-		position: [0, 0],
-		// as the workflow stores them: each expression as its text
-		parameters: withExpressions(options.parameters, () => '={{ an expression }}') as INode['parameters'],
-		...(options.onError ? { onError: options.onError } : {}),
-		...(options.retryOnFail !== undefined ? { retryOnFail: options.retryOnFail } : {}),
-	};
+	// each expression stored as a text of its own, by which it is found again to resolve it per item
+	const expressions = new Map<string, (itemIndex: number) => unknown>();
+	const stored = withExpressions(options.parameters, (expression) => {
+		const text = `={{ expression ${expressions.size + 1} }}`;
+		expressions.set(text, expression);
+		return text;
+	}) as INode['parameters'];
+	const workflow = workflowOf(
+		{
+			id: randomUUID(),
+			name: 'Image Inference',
+			type: `n8n-nodes-image-inference.imageInference${options.asTool ? 'Tool' : ''}`,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: stored,
+			...(options.onError ? { onError: options.onError } : {}),
+			...(options.retryOnFail !== undefined ? { retryOnFail: options.retryOnFail } : {}),
+		},
+		options.asTool === true,
+	);
+	const node = workflow.getNode('Image Inference')!;
 	const agent = options.agentInput && agentRunData(options.agentInput, store);
 	const inputItems: INodeExecutionData[] = agent ? [agent.toolItem] : options.items.map((item) => ({
 		json: item.json ?? {},
@@ -286,8 +329,14 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			return { ...credentials };
 		},
 		getNodeParameter(name: string, itemIndex: number, fallback?: unknown) {
-			// as n8n resolves each expression for the item
-			const resolved = withExpressions(options.parameters[name], (expression) => expression(itemIndex));
+			// as n8n resolves each expression for the item: a test's by its function, any other (a
+			// default such as `={{ $json.detections }}`) by n8n-workflow's own expression engine
+			const resolved = withTexts(node.parameters[name], (text) => {
+				const expression = expressions.get(text);
+				if (expression) return expression(itemIndex);
+				if (!text.startsWith('=')) return text;
+				return workflow.expression.getParameterValue(text, null, 0, itemIndex, node.name, inputItems, options.mode ?? 'trigger', {});
+			});
 			return resolved === undefined ? fallback : structuredClone(resolved);
 		},
 		logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), verbose: log('verbose') },
@@ -354,7 +403,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	// a tool's items go back to its caller, not along main connections: not routed here (an AI Agent
 	// calling it under Continue (using error output) gets nothing from n8n: test/e2e/error-output.e2e.test.ts)
 	const [items, errorItems = []] = options.asTool ? output : routeAsN8nDoes(output, inputItems, node);
-	return { items, errorItems, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events, hints, staticDataSaved };
+	return { items, errorItems, bytes: (item, field) => store.get(item.binary![field]), sent, logged, reads, events, hints, staticDataSaved, parameters: node.parameters };
 }
 
 function agentRunData(agent: AgentInput, store: BinaryStore) {

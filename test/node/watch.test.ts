@@ -16,7 +16,7 @@ const CAR = 'red';
 const CAR_BOX = CAMERA_CAR_BOX;
 const { width: W, height: H } = CAMERA;
 const photoItem = (name: FrameName) => ({ binary: { data: { bytes: cameraFrame(name), fileName: `${name}.png`, mimeType: 'image/png' } } });
-const driveway = (extra: IDataObject = {}) => ({ zones: { zone: [{ name: 'driveway', points: DRIVEWAY }] }, zoneAnchor: 'bottomCenter', ...extra });
+const driveway = (extra: Record<string, unknown> = {}) => ({ zones: { zone: [{ name: 'driveway', points: DRIVEWAY }] }, zoneAnchor: 'bottomCenter', ...extra });
 
 describe('Watching a place: zones, object sizes, relative boxes', () => {
 	const { server, run } = useServer({ defaultModels: 'synthetic' });
@@ -132,7 +132,6 @@ describe('Watching a place: bad options fail before any request, naming the item
 		['an empty watch key', { compareWithPreviousLook: true, watchKey: '  ' }, /^Watch Key is empty$/, /key/],
 		['Only Objects in Zones without zones', { onlyInZones: true }, /no zone is set/, /Add a zone/],
 		['a pixel zone that is not three points', { zoneCoordinates: 'pixels', zones: { zone: [{ name: 'gate', points: '10,10 20,20' }] } }, /^Zone "gate": only 2 points/, /\(pixels from the image’s top-left corner\)\.$/],
-		['zones an expression gave as text', { zones: { zone: 'driveway' } }, /^Zones must be a list of named zones$/, /Add Zone/],
 		['more zones than allowed', { zones: { zone: Array.from({ length: 21 }, (_, index) => ({ name: `zone ${index}`, points: '0,0 1,0 1,1' })) } }, /^21 zones are set; at most 20 are allowed$/, /split the watch/],
 		['a zone whose name is a number', { zones: { zone: [{ name: 7, points: '0,0 1,0 1,1' }] } }, /^Zone 1 has no name$/, /name/],
 		['a zone an expression left empty', { zones: { zone: [null] } }, /^Zone 1 has no name$/, /name/],
@@ -153,16 +152,15 @@ describe('Watching a place: bad options fail before any request, naming the item
 	];
 
 	it.each(cases)('%s', async (_case, badOptions, message, description) => {
-		const parameters = detectParameters(server(), { options: (itemIndex: number) => (itemIndex === 1 ? badOptions : {}) });
-		const failure = await failureOf(run(parameters, [photoItem('empty'), photoItem('empty')]));
+		const failure = await failureOf(run(detectParameters(server(), { options: badOptions }), [photoItem('empty')]));
 		expect(failure.message).toMatch(message);
 		expect(failure.description).toMatch(description);
-		expect(failure.itemIndex).toBe(1);
+		expect(failure.itemIndex).toBe(0);
 		expect(server().requests).toHaveLength(0);
 	});
 
 	it('accepts the same Min and Max Object Size, and zones an expression left empty', async () => {
-		const { items } = await run(detectParameters(server(), { options: { minObjectSize: 0.003, maxObjectSize: 0.003, zones: { zone: null } } }), [photoItem('carInZone')]);
+		const { items } = await run(detectParameters(server(), { options: { minObjectSize: 0.003, maxObjectSize: 0.003, zones: {} } }), [photoItem('carInZone')]);
 		expect(items[0].json.totalDetections).toBe(0);
 		expect(items[0].json.countsByZone).toBeUndefined();
 		// the whole Zones collection an expression left null: no zones either
@@ -186,7 +184,7 @@ describe('Watching a place: bad options fail before any request, naming the item
 
 describe('Compare With Previous Look', () => {
 	const { server, run } = useServer({ defaultModels: 'synthetic' });
-	const watchOptions = (extra: IDataObject = {}) => driveway({ onlyInZones: true, minObjectSize: 0.003, compareWithPreviousLook: true, ...extra });
+	const watchOptions = (extra: Record<string, unknown> = {}) => driveway({ onlyInZones: true, minObjectSize: 0.003, compareWithPreviousLook: true, ...extra });
 
 	it('a camera’s sequence: baseline, a car arrives, stays, leaves the zone, the road is empty', async () => {
 		const staticData: IDataObject = {};
@@ -239,7 +237,7 @@ describe('Compare With Previous Look', () => {
 
 	it('one key per camera by expression: each camera compares with its own last look, in the node’s static data', async () => {
 		const staticData: IDataObject = {};
-		const parameters = detectParameters(server(), { options: (itemIndex: number) => watchOptions({ watchKey: itemIndex === 0 ? 'gate' : 'yard' }) });
+		const parameters = detectParameters(server(), { options: watchOptions({ watchKey: (itemIndex: number) => (itemIndex === 0 ? 'gate' : 'yard') }) });
 		await run(parameters, [photoItem('empty'), photoItem('carInZone')], { staticData });
 		const { items } = await run(parameters, [photoItem('carInZone'), photoItem('carInZone')], { staticData });
 		expect(items.map((item) => item.json.comparison)).toMatchObject([
@@ -263,7 +261,7 @@ describe('Compare With Previous Look', () => {
 
 	it('an execution stopped by a failed request keeps no look: the next one reports what it saw', async () => {
 		const staticData: IDataObject = {};
-		const parameters = detectParameters(server(), { options: (itemIndex: number) => watchOptions({ watchKey: itemIndex === 0 ? 'gate' : 'yard', concurrency: 1 }) });
+		const parameters = detectParameters(server(), { options: watchOptions({ watchKey: (itemIndex: number) => (itemIndex === 0 ? 'gate' : 'yard'), concurrency: 1 }) });
 		await run(parameters, [photoItem('empty'), photoItem('empty')], { staticData });
 		const kept = JSON.stringify(staticData);
 		server().requests.splice(0);
@@ -316,7 +314,7 @@ describe('Compare With Previous Look', () => {
 
 	it('hints a key’s first look, and a look a manual run does not keep', async () => {
 		const staticData: IDataObject = {};
-		const parameters = detectParameters(server(), { options: (itemIndex: number) => watchOptions({ watchKey: itemIndex === 0 ? 'gate' : 'yard' }) });
+		const parameters = detectParameters(server(), { options: watchOptions({ watchKey: (itemIndex: number) => (itemIndex === 0 ? 'gate' : 'yard') }) });
 		const lookHints = (hints: Array<{ message: string }>) => hints.map((hint) => hint.message).filter((message) => message.startsWith('Compare With Previous Look'));
 		const first = await run(parameters, [photoItem('empty'), photoItem('empty')], { staticData });
 		expect(lookHints(first.hints)).toEqual([
@@ -381,17 +379,22 @@ describe('Zones in tool mode', () => {
 
 describe('Zones and sizes that need the image’s size, for an image URL', () => {
 	const { server, run } = useServer({ defaultModels: 'synthetic' });
-	const relativeZone = { zones: { zone: [{ name: 'all', points: '0,0 1,0 1,1 0,1' }] } };
+	// options that differ by item, as n8n sets them: each by an expression (item 0's zone in pixels, which need no size)
+	const forItem1 = (options: IDataObject) => Object.fromEntries(Object.entries(options).map(([name, value]) => [name, (itemIndex: number) => (itemIndex === 1 ? value : undefined)]));
+	const relativeZoneForItem1 = {
+		zones: { zone: [{ name: 'all', points: (itemIndex: number) => (itemIndex === 1 ? '0,0 1,0 1,1 0,1' : '0,0 10,0 10,10 0,10') }] },
+		zoneCoordinates: (itemIndex: number) => (itemIndex === 1 ? 'relative' : 'pixels'),
+	};
 
 	it('with an image URL and no annotated picture, refused before the request, saying which option needs the size', async () => {
 		const url = 'http://127.0.0.1:9/cam.jpg';
-		const cases: Array<[IDataObject, string]> = [
-			[{ ...relativeZone, outputImages: 'none' }, 'Zones in relative coordinates need'],
-			[{ minObjectSize: 0.001, annotate: false }, 'Min Object Size needs'],
-			[{ maxObjectSize: 0.5, annotate: false }, 'Max Object Size needs'],
+		const cases: Array<[Record<string, unknown>, string]> = [
+			[{ ...relativeZoneForItem1, outputImages: 'none' }, 'Zones in relative coordinates need'],
+			[{ ...forItem1({ minObjectSize: 0.001 }), annotate: false }, 'Min Object Size needs'],
+			[{ ...forItem1({ maxObjectSize: 0.5 }), annotate: false }, 'Max Object Size needs'],
 		];
 		for (const [options, needs] of cases) {
-			const parameters = detectParameters(server(), { imageSource: 'url', imageUrl: url, options: (itemIndex: number) => (itemIndex === 1 ? options : {}) });
+			const parameters = detectParameters(server(), { imageSource: 'url', imageUrl: url, options });
 			const failure = await failureOf(run(parameters, [{ json: {} }, { json: {} }]));
 			expect(failure.message).toBe(`${needs} the image’s size, which the node does not learn from an image URL without the annotated picture`);
 			expect(failure.itemIndex).toBe(1);
@@ -403,10 +406,10 @@ describe('Zones and sizes that need the image’s size, for an image URL', () =>
 		const url = server().hostImage(cameraFrame('carInZone'), 'image/png');
 		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 200, body: { detections: [], labelsCount: [], image: null } } });
 		for (const [options, needs] of [
-			[relativeZone, 'Zones in relative coordinates need'],
-			[{ minObjectSize: 0.001 }, 'Min Object Size needs'],
-		] as Array<[IDataObject, string]>) {
-			const parameters = detectParameters(server(), { imageSource: 'url', imageUrl: url, options: (itemIndex: number) => (itemIndex === 1 ? options : {}) });
+			[relativeZoneForItem1, 'Zones in relative coordinates need'],
+			[forItem1({ minObjectSize: 0.001 }), 'Min Object Size needs'],
+		] as Array<[Record<string, unknown>, string]>) {
+			const parameters = detectParameters(server(), { imageSource: 'url', imageUrl: url, options });
 			const failure = await failureOf(run(parameters, [{ json: {} }, { json: {} }]));
 			expect(failure.message).toBe(`${needs} the image’s size, and it is unknown for this image`);
 			expect(failure.description).toBe('The service sent no readable annotated picture and the node could not read the image’s size. Pass the image as a file, or give the zones in pixels.');

@@ -126,7 +126,7 @@ export interface Comparison extends Change {
 
 export function readWatch(this: IExecuteFunctions, itemIndex: number, options: IDataObject): Watch | undefined {
 	if (!readOptionalBoolean.call(this, itemIndex, options, 'compareWithPreviousLook', 'Compare With Previous Look')) {
-		const needsCompare = (['cooldownScope', 'departureAfterLooks'] as const).filter((name) => options[name] !== undefined);
+		const needsCompare = (['watchKey', 'cooldownMinutes', 'cooldownScope', 'departureAfterLooks'] as const).filter((name) => options[name] !== undefined);
 		if (needsCompare.length > 0) {
 			throw new NodeOperationError(this.getNode(), `${needsCompare.map((name) => OPTION_LABELS[name]).join(' and ')} set without Compare With Previous Look`, {
 				itemIndex,
@@ -150,7 +150,7 @@ export function readWatch(this: IExecuteFunctions, itemIndex: number, options: I
 	return { key, cooldownMs: minutes * 60_000, cooldownScope, departureAfterLooks };
 }
 
-const OPTION_LABELS = { cooldownScope: 'Cooldown Scope', departureAfterLooks: 'Departure After Looks' };
+const OPTION_LABELS = { watchKey: 'Watch Key', cooldownMinutes: 'Cooldown (Minutes)', cooldownScope: 'Cooldown Scope', departureAfterLooks: 'Departure After Looks' };
 
 /**
  * Compares this look's counts with the key's counts as last reported, and keeps what the next look
