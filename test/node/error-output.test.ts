@@ -43,7 +43,7 @@ describe('On Error: Continue (using error output)', () => {
 	};
 
 	it('bad input caught before the network (an invalid option)', async () => {
-		const parameters = detectParameters(server(), { options: (index: number) => (index === 1 ? { confidence: 1.5 } : {}) });
+		const parameters = detectParameters(server(), { options: { confidence: (index: number) => (index === 1 ? 1.5 : undefined) } });
 		const { items, errorItems } = await run(parameters, [car, dog], { onError: 'continueErrorOutput' });
 		expectCarSucceededAlone(items);
 		expect(errorItems).toEqual([

@@ -22,7 +22,7 @@ describe('execution hints in the output panel', () => {
 	});
 
 	it('says nothing was detected, at which Confidence Threshold, and that lowering it may help', async () => {
-		const options = (itemIndex: number) => (itemIndex === 0 ? { confidence: 0.99 } : {});
+		const options = { confidence: (itemIndex: number) => (itemIndex === 0 ? 0.99 : undefined) };
 		const { items, hints } = await run(detectParameters(server(), { options }), [carItem(), grayItem(), carItem()]);
 		expect(items.map((item) => item.json.summary)).toEqual(['nothing detected', 'nothing detected', '4 blue, 3 cyan']);
 		expect(hints).toEqual([
@@ -51,7 +51,7 @@ describe('execution hints in the output panel', () => {
 
 	it('counts the objects the label filters and Max Objects left out, once for all items', async () => {
 		expect(serviceLabels()).toEqual(['blue', 'blue', 'blue', 'blue', 'cyan', 'cyan', 'cyan']);
-		const options = (itemIndex: number) => [{ onlyLabels: 'blue' }, { maxObjects: 2 }, {}, { ignoreLabels: 'cyan' }][itemIndex];
+		const options = { onlyLabels: (itemIndex: number) => (itemIndex === 0 ? 'blue' : undefined), maxObjects: (itemIndex: number) => (itemIndex === 1 ? 2 : undefined), ignoreLabels: (itemIndex: number) => (itemIndex === 3 ? 'cyan' : undefined) };
 		const { items, hints } = await run(detectParameters(server(), { options }), [carItem(), carItem(), carItem(), carItem()]);
 		expect(items.map((item) => item.json.totalDetections)).toEqual([4, 2, 7, 4]);
 		expect(hints.map((hint) => hint.message)).toEqual([

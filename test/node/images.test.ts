@@ -464,17 +464,24 @@ describe('bad input for several images and the new options, refused before any r
 		['the same field for both pictures', { options: { outputImages: 'both', originalImageField: 'data' } }, /cannot both go into field "data"/, /^Give "Put Annotated Image in Field" and "Put Original Image in Field" different names\.$/],
 		['an empty field for the original', { options: { outputImages: 'both', originalImageField: ' ' } }, /^Put Original Image in Field is empty$/, undefined],
 		['an unknown Output Images', { options: { outputImages: 'thumbnail' } }, /^Output Images must be one of annotated, original, both, none, got "thumbnail"$/, /^Choose one in the list, or make the expression that sets "Output Images" give one of them\.$/],
-		['Output Items an expression made a list', { outputItems: ['object'] }, /^Output Items must be one of image, object, got \["object"\]$/, /"Output Items"/],
-	] as const)('%s', async (_, bad, message, description) => {
+		// Output Items takes no expression (noDataExpression): only a hand-edited workflow sets it so, for every item
+		['Output Items a hand-edited workflow made a list', { outputItems: ['object'] }, /^Output Items must be one of image, object, got \["object"\]$/, /"Output Items"/, 0],
+	] as const)('%s', async (_, bad, message, description, itemIndex: number = 1) => {
 		const defaults: Record<string, unknown> = detectParameters(server(), { binaryPropertyName: 'attachment_0' });
 		const overrides = bad as Record<string, unknown>;
+		// for item 1 only, each by an expression, as n8n sets a parameter or an option per item
+		const forItem1 = (value: unknown, otherwise: unknown) => (index: number) => (index === 1 ? value : otherwise);
 		const parameters = Object.fromEntries(
-			Object.keys({ ...defaults, ...overrides }).map((key) => [key, (index: number) => (index === 1 && key in overrides ? overrides[key] : defaults[key])]),
+			Object.entries({ ...defaults, ...overrides }).map(([key, value]) => {
+				if (!(key in overrides)) return [key, value];
+				if (key === 'options') return [key, Object.fromEntries(Object.entries(value as object).map(([name, option]) => [name, forItem1(option, undefined)]))];
+				return [key, itemIndex === 1 ? forItem1(value, defaults[key]) : value];
+			}),
 		);
 		const failure = await failureOf(run(parameters, [mailItem(), mailItem()]));
 		expect(failure.message).toMatch(message);
 		if (description) expect(failure.description).toMatch(description);
-		expect(failure.itemIndex).toBe(1);
+		expect(failure.itemIndex).toBe(itemIndex);
 		expect(server().requests).toHaveLength(0);
 	});
 
@@ -482,7 +489,7 @@ describe('bad input for several images and the new options, refused before any r
 		const parameters = detectParameters(server(), {
 			imageSource: 'url',
 			imageUrl: 'https://example.com/a.jpg',
-			options: (index: number) => (index === 1 ? { outputImages: 'original' } : {}),
+			options: { outputImages: (index: number) => (index === 1 ? 'original' : undefined) },
 		});
 		const failure = await failureOf(run(parameters, [{}, {}]));
 		expect(failure.message).toMatch(/an image URL does not give it/);

@@ -82,7 +82,7 @@ describe('bad inputs are refused before any request', () => {
 			message: /^Annotate Image is blank: it must be true or false$/,
 			description: /^The "Annotate Image" option \(or the expression that sets it\) gave " "\. Remove the option to use the default, or give it true or false\.$/,
 		},
-		{ name: 'Include Images Without Objects as "no" by expression', bad: { options: { includeImagesWithoutObjects: 'no' } }, message: /^Include Images Without Objects must be true or false, got "no"$/ },
+		{ name: 'Include Images Without Objects as "no" by expression', bad: { outputItems: 'object', options: { includeImagesWithoutObjects: 'no' } }, message: /^Include Images Without Objects must be true or false, got "no"$/ },
 		{ name: 'an empty Model ID', bad: { modelId: '  ' }, message: /^Model ID is empty$/, description: /^A model ID is a UUID: 36 characters.*Copy the model’s ID from its model details/ },
 		{ name: 'a Model ID that is a number by expression', bad: { modelId: 42 }, message: /^Model ID "42" is not a UUID$/ },
 		{ name: 'a Model ID an expression left null', bad: { modelId: null }, message: /^Model ID is empty$/ },
@@ -106,11 +106,17 @@ describe('bad inputs are refused before any request', () => {
 	];
 
 	it.each(cases)('$name', async ({ bad = {}, item, message, description }) => {
-		// Image Source takes no expression: a case's source is every item's, with a good image for the others
+		// Image Source and Output Items take no expression: a case's are every item's, with a good image for the others
 		const sameSource = 'imageSource' in bad ? { imageSource: bad.imageSource, imageUrl: 'https://example.com/car.jpg', imageBase64: CAR.toString('base64') } : {};
-		const defaults: Record<string, unknown> = { ...detectParameters(server()), ...sameSource };
+		const defaults: Record<string, unknown> = { ...detectParameters(server()), ...sameSource, ...('outputItems' in bad ? { outputItems: bad.outputItems } : {}) };
+		// for item 2 only, each by an expression, as n8n sets a parameter or an option per item
+		const forItem2 = (value: unknown, otherwise: unknown) => (index: number) => (index === 2 ? value : otherwise);
 		const parameters = Object.fromEntries(
-			Object.keys({ ...defaults, ...bad }).map((key) => [key, (index: number) => (index === 2 && key in bad && key !== 'imageSource' ? bad[key] : defaults[key])]),
+			Object.entries({ ...defaults, ...bad }).map(([key, value]) => {
+				if (!(key in bad) || key === 'imageSource' || key === 'outputItems') return [key, defaults[key]];
+				if (key === 'options') return [key, Object.fromEntries(Object.entries(value as object).map(([name, option]) => [name, forItem2(option, undefined)]))];
+				return [key, forItem2(value, defaults[key])];
+			}),
 		);
 		const failure = await failureOf(run(parameters, [carItem(), carItem(), item ?? carItem()]));
 		expect(failure.message).toMatch(message);
@@ -148,7 +154,7 @@ describe('bad inputs are refused before any request', () => {
 		const options = [{ retries: 0 }, { concurrency: 0 }, { concurrency: 3 }, { retries: 2 }, { timeout: -1 }];
 		server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 503 } });
 		const { items: output } = await run(
-			detectParameters(server(), { options: (index: number) => options[index] }),
+			detectParameters(server(), { options: { retries: (index: number) => options[index].retries, concurrency: (index: number) => options[index].concurrency, timeout: (index: number) => options[index].timeout } }),
 			options.map(() => carItem()),
 			{ continueOnFail: true },
 		);

@@ -111,8 +111,9 @@ describe('Upload to Project at its edges', () => {
 
 		it.each([
 			['no Project at all', without('project'), 'Project is empty'],
-			// a Batch Name left out of the stored parameters gets its default from n8n (NodeHelpers.getNodeParameters): blank is what reaches the node
 			['a blank Batch Name', parameters({ batchName: ' \t ' }), 'Batch Name is empty'],
+			// a workflow without Batch Name runs with its default (n8n adds it): only an expression leaves it empty
+			['a Batch Name an expression left null', parameters({ batchName: () => null }), 'Batch Name is empty'],
 			['a Batch Name that is a number', parameters({ batchName: 5 }), 'Batch Name must be text, got 5'],
 			['no Classification Label at all', without('classificationLabel', { annotationSource: 'classificationLabel' }), 'Classification Label is empty'],
 			['a Classification Label that is a list', parameters({ annotationSource: 'classificationLabel', classificationLabel: ['dog'] }), 'Classification Label must be text, got ["dog"]'],
