@@ -278,7 +278,7 @@ describe('Compare With Previous Look: the options', () => {
 
 	it('off unless turned on; on, the key is "default" unless given, trimmed, and a number is a key too', () => {
 		expect(read({})).toBeUndefined();
-		expect(read({ compareWithPreviousLook: false, watchKey: 'gate' })).toBeUndefined();
+		expect(() => read({ compareWithPreviousLook: false, watchKey: 'gate' })).toThrow('Watch Key set without Compare With Previous Look');
 		expect(read({ compareWithPreviousLook: true })).toEqual(watchOf({ key: DEFAULT_WATCH_KEY, cooldownMs: 0 }));
 		expect(read({ compareWithPreviousLook: 'true', watchKey: '  gate ', cooldownMinutes: 2 })).toEqual(watchOf({ key: 'gate', cooldownMs: 2 * MINUTE }));
 		expect(read({ compareWithPreviousLook: true, watchKey: 7 })).toEqual(watchOf({ key: '7', cooldownMs: 0 }));
