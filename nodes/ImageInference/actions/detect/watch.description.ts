@@ -20,8 +20,6 @@ import { ASPECT_RATIO_BOUNDS, DEFAULT_ZONE_ANCHOR, DEFAULT_ZONE_UNITS } from '..
  * imported workflow with Track Objects on but Compare off would silently track nothing. Always
  * shown, they reach the node, which refuses each without the option it needs.
  */
-const NEEDS_COMPARE = 'Needs Compare With Previous Look on: without it the item fails, saying so.';
-const NEEDS_TRACKING = 'Needs Track Objects Across Looks on: without it the item fails, saying so.';
 
 /** A fraction of the image's area, as the node-wide and the zones' own Min / Max Object Size take it. */
 const AREA_FRACTION = { minValue: 0, maxValue: 1, numberPrecision: 4 };
@@ -192,7 +190,7 @@ export const watchOptions: INodeProperties[] = [
 		type: 'string',
 		default: DEFAULT_WATCH_KEY,
 		placeholder: 'e.g. {{ $json.cameraId }}',
-		description: `Which place an image shows, for Compare With Previous Look: one key per camera or folder. At most ${MAX_WATCH_KEYS} keys are kept; beyond that the one seen longest ago is forgotten. ${NEEDS_COMPARE}`,
+		description: `Which place an image shows, for Compare With Previous Look: one key per camera or folder. At most ${MAX_WATCH_KEYS} keys are kept; beyond that the one seen longest ago is forgotten. Needs Compare With Previous Look on: without it the item fails, saying so.`,
 	},
 	{
 		displayName: 'Cooldown (Minutes)',
@@ -201,7 +199,7 @@ export const watchOptions: INodeProperties[] = [
 		default: 0,
 		typeOptions: { minValue: COOLDOWN_BOUNDS.min, maxValue: COOLDOWN_BOUNDS.max },
 		description:
-			`After a reported change, further changes of the same kind (arrivals or departures, in the Cooldown Scope) are held back for this long: one notification, not one a minute. What still holds when it ends is reported then. 0: no cooldown. ${NEEDS_COMPARE}`,
+			'After a reported change, further changes of the same kind (arrivals or departures, in the Cooldown Scope) are held back for this long: one notification, not one a minute. What still holds when it ends is reported then. 0: no cooldown. Needs Compare With Previous Look on: without it the item fails, saying so.',
 	},
 	{
 		displayName: 'Cooldown Scope',
@@ -217,7 +215,7 @@ export const watchOptions: INodeProperties[] = [
 			},
 		],
 		default: DEFAULT_COOLDOWN_SCOPE,
-		description: `What one cooldown covers. ${NEEDS_COMPARE}`,
+		description: 'What one cooldown covers. Needs Compare With Previous Look on: without it the item fails, saying so.',
 	},
 	{
 		displayName: 'Departure After Looks',
@@ -225,7 +223,7 @@ export const watchOptions: INodeProperties[] = [
 		type: 'number',
 		default: DEFAULT_DEPARTURE_AFTER_LOOKS,
 		typeOptions: { minValue: DEPARTURE_AFTER_LOOKS_BOUNDS.min, maxValue: DEPARTURE_AFTER_LOOKS_BOUNDS.max, numberPrecision: 0 },
-		description: `How many looks in a row a count must stay lower before the drop is reported: 2 ignores a detector that misses an object for one look. ${NEEDS_COMPARE}`,
+		description: 'How many looks in a row a count must stay lower before the drop is reported: 2 ignores a detector that misses an object for one look. Needs Compare With Previous Look on: without it the item fails, saying so.',
 	},
 	{
 		displayName: 'Track Objects Across Looks',
@@ -233,7 +231,7 @@ export const watchOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			`Whether to follow each object from one look of the Watch Key to the next: each detection gets a trackId, firstSeenAt and seenForSeconds, and tracking lists arrivals, departures with how long each stayed, and stays over a limit. Needs the image’s size. ${NEEDS_COMPARE}`,
+			'Whether to follow each object from one look of the Watch Key to the next: each detection gets a trackId, firstSeenAt and seenForSeconds, and tracking lists arrivals, departures with how long each stayed, and stays over a limit. Needs the image’s size. Needs Compare With Previous Look on: without it the item fails, saying so.',
 	},
 	{
 		displayName: 'Track Min Overlap',
@@ -242,7 +240,7 @@ export const watchOptions: INodeProperties[] = [
 		default: DEFAULT_MIN_OVERLAP,
 		typeOptions: { minValue: MIN_OVERLAP_BOUNDS.min, maxValue: MIN_OVERLAP_BOUNDS.max, numberPrecision: 2 },
 		description:
-			`How much a box must overlap the object’s box in the look before to be the same object (intersection over union, 0–1). Lower it when objects move between looks; 0 takes any overlap. ${NEEDS_TRACKING}`,
+			'How much a box must overlap the object’s box in the look before to be the same object (intersection over union, 0–1). Lower it when objects move between looks; 0 takes any overlap. Needs Track Objects Across Looks on: without it the item fails, saying so.',
 	},
 	{
 		displayName: 'Track Kept Through Missed Looks',
@@ -251,7 +249,7 @@ export const watchOptions: INodeProperties[] = [
 		default: DEFAULT_KEEP_MISSED_LOOKS,
 		typeOptions: { minValue: KEEP_MISSED_LOOKS_BOUNDS.min, maxValue: KEEP_MISSED_LOOKS_BOUNDS.max, numberPrecision: 0 },
 		description:
-			`How many looks in a row an object may be missing (someone walks in front of the car) and keep its trackId; missing for one more, it has departed. 0: departed at the first look without it. ${NEEDS_TRACKING}`,
+			'How many looks in a row an object may be missing (someone walks in front of the car) and keep its trackId; missing for one more, it has departed. 0: departed at the first look without it. Needs Track Objects Across Looks on: without it the item fails, saying so.',
 	},
 	{
 		displayName: 'Arrival After Looks',
@@ -259,7 +257,7 @@ export const watchOptions: INodeProperties[] = [
 		type: 'number',
 		default: DEFAULT_COUNT_AFTER_LOOKS,
 		typeOptions: { minValue: COUNT_AFTER_LOOKS_BOUNDS.min, maxValue: COUNT_AFTER_LOOKS_BOUNDS.max, numberPrecision: 0 },
-		description: `How many looks in a row a new object must be seen before it counts as an arrival: 2 sends nothing for one false detection. ${NEEDS_TRACKING}`,
+		description: 'How many looks in a row a new object must be seen before it counts as an arrival: 2 sends nothing for one false detection. Needs Track Objects Across Looks on: without it the item fails, saying so.',
 	},
 	{
 		displayName: 'Report Stays Longer Than (Minutes)',
@@ -268,7 +266,7 @@ export const watchOptions: INodeProperties[] = [
 		default: 10,
 		typeOptions: { minValue: STAY_MINUTES_BOUNDS.min, maxValue: STAY_MINUTES_BOUNDS.max, numberPrecision: 1 },
 		description:
-			`List in tracking.overstays each object seen for longer than this. An object’s stay is reported as new once (alreadyReported false, counted in tracking.newOverstayCount), so an IF on it alerts once per stay. ${NEEDS_TRACKING}`,
+			'List in tracking.overstays each object seen for longer than this. An object’s stay is reported as new once (alreadyReported false, counted in tracking.newOverstayCount), so an IF on it alerts once per stay. Needs Track Objects Across Looks on: without it the item fails, saying so.',
 	},
 	{
 		displayName: 'Stay Limits per Zone',
@@ -276,7 +274,7 @@ export const watchOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. no-parking: 10, gate: 2',
-		description: `Zone: minutes pairs, comma-separated: an object whose anchor has been in the zone longer than its minutes is listed in tracking.overstays with the zone. ${NEEDS_TRACKING}`,
+		description: 'Zone: minutes pairs, comma-separated: an object whose anchor has been in the zone longer than its minutes is listed in tracking.overstays with the zone. Needs Track Objects Across Looks on: without it the item fails, saying so.',
 	},
 	{
 		displayName: 'Count Arrivals',
@@ -287,6 +285,6 @@ export const watchOptions: INodeProperties[] = [
 			{ name: 'Per Day', value: 'day', description: 'The counts start again each day, in the workflow’s time zone' },
 		],
 		default: DEFAULT_ARRIVALS_PERIOD,
-		description: `What tracking.arrivalsByLabel and arrivalsByZone count: how many objects came, not how many photos showed them. ${NEEDS_TRACKING}`,
+		description: 'What tracking.arrivalsByLabel and arrivalsByZone count: how many objects came, not how many photos showed them. Needs Track Objects Across Looks on: without it the item fails, saying so.',
 	},
 ];
