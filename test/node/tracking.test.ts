@@ -286,16 +286,8 @@ describe('Track Objects Across Looks, through the node', () => {
 	});
 
 	it('refuses what it cannot track, by the option’s name and the item, before any request', async () => {
-		const setWithout = 'Turn Track Objects Across Looks on, or remove the option: it only applies to tracking.';
 		const limitsFormat = 'Write each entry as zone: minutes, separated by commas, naming zones set under Zones, e.g. "no-parking: 10, gate: 2".';
 		const cases: Array<[IDataObject, string, string?]> = [
-			[{ trackObjects: true }, 'Track Objects Across Looks is on without Compare With Previous Look', 'Turn Compare With Previous Look on: the tracks are kept with the Watch Key’s last look.'],
-			[{ compareWithPreviousLook: true, trackMinOverlap: 0.5 }, 'Track Min Overlap set without Track Objects Across Looks', setWithout],
-			[
-				{ compareWithPreviousLook: true, trackMinOverlap: 0.5, reportStaysLongerThan: 5 },
-				'Track Min Overlap and Report Stays Longer Than (Minutes) set without Track Objects Across Looks',
-				setWithout,
-			],
 			[tracking({ trackMinOverlap: 1.5 }), 'Track Min Overlap must be a number from 0 to 1, got 1.5'],
 			[tracking({ trackKeepMissedLooks: 1.5 }), 'Track Kept Through Missed Looks must be a whole number from 0 to 100, got 1.5'],
 			[tracking({ trackCountAfterLooks: 0 }), 'Arrival After Looks must be a whole number from 1 to 100, got 0'],

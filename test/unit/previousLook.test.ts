@@ -278,7 +278,8 @@ describe('Compare With Previous Look: the options', () => {
 
 	it('off unless turned on; on, the key is "default" unless given, trimmed, and a number is a key too', () => {
 		expect(read({})).toBeUndefined();
-		expect(() => read({ compareWithPreviousLook: false, watchKey: 'gate' })).toThrow('Watch Key set without Compare With Previous Look');
+		// an item whose Compare an expression made false: the options n8n kept beside it apply to nothing
+		expect(read({ compareWithPreviousLook: false, watchKey: 'gate', cooldownMinutes: 5, cooldownScope: 'label', departureAfterLooks: 2 })).toBeUndefined();
 		expect(read({ compareWithPreviousLook: true })).toEqual(watchOf({ key: DEFAULT_WATCH_KEY, cooldownMs: 0 }));
 		expect(read({ compareWithPreviousLook: 'true', watchKey: '  gate ', cooldownMinutes: 2 })).toEqual(watchOf({ key: 'gate', cooldownMs: 2 * MINUTE }));
 		expect(read({ compareWithPreviousLook: true, watchKey: 7 })).toEqual(watchOf({ key: '7', cooldownMs: 0 }));
@@ -458,16 +459,5 @@ describe('Compare With Previous Look: Cooldown Scope and Departure After Looks, 
 		for (const departureAfterLooks of [0, 101, 1.5]) {
 			expect(await failure({ compareWithPreviousLook: true, departureAfterLooks })).toMatchObject({ message: `Departure After Looks must be a whole number from 1 to 100, got ${departureAfterLooks}`, itemIndex: 2 });
 		}
-	});
-
-	it('set without Compare With Previous Look, they fail the item saying what to change, instead of doing nothing', async () => {
-		const description = 'Turn Compare With Previous Look on, or remove the option: it only applies to comparing looks.';
-		expect(await failure({ cooldownScope: 'label' })).toEqual({ message: 'Cooldown Scope set without Compare With Previous Look', description, itemIndex: 2 });
-		expect(await failure({ compareWithPreviousLook: false, cooldownScope: 'label', departureAfterLooks: 2 })).toEqual({
-			message: 'Cooldown Scope and Departure After Looks set without Compare With Previous Look',
-			description,
-			itemIndex: 2,
-		});
-		expect(await failure({ departureAfterLooks: 2 })).toMatchObject({ message: 'Departure After Looks set without Compare With Previous Look' });
 	});
 });

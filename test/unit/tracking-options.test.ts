@@ -33,3 +33,16 @@ describe('Track Objects Across Looks with only the option itself on', () => {
 		expect(dayLater.result.overstays).toEqual([]);
 	});
 });
+
+describe('Track Objects Across Looks off for the item, or Compare With Previous Look off for it (either by an expression)', () => {
+	// options n8n keeps beside an expression, some of them out of bounds: nothing of them is read
+	const trackingOptions = { trackMinOverlap: 5, trackKeepMissedLooks: 2, countArrivalsPer: 'week', zoneStayLimits: 'nowhere: 5' };
+
+	it('track nothing and refuse nothing', () => {
+		expect(readTracking.call(context, 0, { compareWithPreviousLook: false, trackObjects: true, ...trackingOptions }, false, [])).toBeUndefined();
+		expect(readTracking.call(context, 0, { compareWithPreviousLook: true, trackObjects: false, ...trackingOptions }, true, [])).toBeUndefined();
+		expect(readTracking.call(context, 0, { compareWithPreviousLook: true, ...trackingOptions }, true, [])).toBeUndefined();
+		// on with Compare on: the same options are read, and refused
+		expect(() => readTracking.call(context, 0, { compareWithPreviousLook: true, trackObjects: true, ...trackingOptions }, true, [])).toThrow('Track Min Overlap must be a number from 0 to 1, got 5');
+	});
+});

@@ -125,16 +125,9 @@ export interface Comparison extends Change {
 }
 
 export function readWatch(this: IExecuteFunctions, itemIndex: number, options: IDataObject): Watch | undefined {
-	if (!readOptionalBoolean.call(this, itemIndex, options, 'compareWithPreviousLook', 'Compare With Previous Look')) {
-		const needsCompare = (['watchKey', 'cooldownMinutes', 'cooldownScope', 'departureAfterLooks'] as const).filter((name) => options[name] !== undefined);
-		if (needsCompare.length > 0) {
-			throw new NodeOperationError(this.getNode(), `${needsCompare.map((name) => OPTION_LABELS[name]).join(' and ')} set without Compare With Previous Look`, {
-				itemIndex,
-				description: 'Turn Compare With Previous Look on, or remove the option: it only applies to comparing looks.',
-			});
-		}
-		return undefined;
-	}
+	// off for this item (Compare set by an expression): its options, which n8n keeps beside an
+	// expression (n8n-workflow's NodeHelpers.displayParameter), apply to nothing
+	if (!readOptionalBoolean.call(this, itemIndex, options, 'compareWithPreviousLook', 'Compare With Previous Look')) return undefined;
 	const raw = options.watchKey;
 	const key = raw === undefined ? DEFAULT_WATCH_KEY : typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
 	if (key === '' || key.length > MAX_WATCH_KEY_LENGTH) {
@@ -150,7 +143,7 @@ export function readWatch(this: IExecuteFunctions, itemIndex: number, options: I
 	return { key, cooldownMs: minutes * 60_000, cooldownScope, departureAfterLooks };
 }
 
-const OPTION_LABELS = { watchKey: 'Watch Key', cooldownMinutes: 'Cooldown (Minutes)', cooldownScope: 'Cooldown Scope', departureAfterLooks: 'Departure After Looks' };
+const OPTION_LABELS = { cooldownScope: 'Cooldown Scope', departureAfterLooks: 'Departure After Looks' };
 
 /**
  * Compares this look's counts with the key's counts as last reported, and keeps what the next look

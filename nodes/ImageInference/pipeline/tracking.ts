@@ -484,14 +484,6 @@ const LABELS = {
 	zoneStayLimits: 'Stay Limits per Zone',
 	arrivalsPeriod: 'Count Arrivals',
 } as const;
-const TRACKING_OPTIONS = [
-	'trackMinOverlap',
-	'trackKeepMissedLooks',
-	'trackCountAfterLooks',
-	'reportStaysLongerThan',
-	'zoneStayLimits',
-	'countArrivalsPer',
-] as const;
 
 /**
  * Reads Track Objects Across Looks and its options of one item, before any request. `compare`:
@@ -511,20 +503,9 @@ export function readTracking(
 			description,
 		});
 	};
-	if (!readOptionalBoolean.call(this, itemIndex, options, 'trackObjects', LABELS.trackObjects)) {
-		const set = TRACKING_OPTIONS.filter((name) => options[name] !== undefined);
-		if (set.length > 0)
-			fail(
-				`${set.map((name) => optionLabel(name)).join(' and ')} set without ${LABELS.trackObjects}`,
-				`Turn ${LABELS.trackObjects} on, or remove the option: it only applies to tracking.`,
-			);
-		return undefined;
-	}
-	if (!compare)
-		fail(
-			`${LABELS.trackObjects} is on without Compare With Previous Look`,
-			'Turn Compare With Previous Look on: the tracks are kept with the Watch Key’s last look.',
-		);
+	// off for this item, or Compare off for it (either set by an expression): tracking's options,
+	// which n8n keeps beside an expression (n8n-workflow's NodeHelpers.displayParameter), apply to nothing
+	if (!compare || !readOptionalBoolean.call(this, itemIndex, options, 'trackObjects', LABELS.trackObjects)) return undefined;
 	const minutes = readOptionalNumber.call(this, itemIndex, options, 'reportStaysLongerThan', LABELS.stayLimit, STAY_MINUTES_BOUNDS);
 	const defaults = defaultTrackingSettings(this.getTimezone(), zones.length > 0);
 	return {
@@ -543,18 +524,6 @@ export function readTracking(
 		),
 		arrivalsPeriod: readChoice(this, itemIndex, options.countArrivalsPer ?? defaults.arrivalsPeriod, ARRIVALS_PERIODS, LABELS.arrivalsPeriod),
 	};
-}
-
-function optionLabel(name: (typeof TRACKING_OPTIONS)[number]): string {
-	const labels: Record<(typeof TRACKING_OPTIONS)[number], string> = {
-		trackMinOverlap: LABELS.minOverlap,
-		trackKeepMissedLooks: LABELS.keepMissedLooks,
-		trackCountAfterLooks: LABELS.countAfterLooks,
-		reportStaysLongerThan: LABELS.stayLimit,
-		zoneStayLimits: LABELS.zoneStayLimits,
-		countArrivalsPer: LABELS.arrivalsPeriod,
-	};
-	return labels[name];
 }
 
 function readZoneStayLimits(value: unknown, zones: string[], fail: (message: string) => never): Array<[string, number]> {

@@ -84,7 +84,10 @@ export function readZoneAndSizeOptions(this: IExecuteFunctions, itemIndex: numbe
 	if (minAspectRatio !== undefined && maxAspectRatio !== undefined && minAspectRatio > maxAspectRatio) {
 		fail(`Min Aspect Ratio (${minAspectRatio}) is larger than Max Aspect Ratio (${maxAspectRatio})`, 'Both are a box’s width divided by its height: make Min Aspect Ratio the smaller one.');
 	}
-	const tracked = readOptionalBoolean.call(this, itemIndex, options, 'trackObjects', 'Track Objects Across Looks') === true;
+	// Track Objects applies only with Compare on for the item (pipeline/tracking.ts, readTracking)
+	const tracked =
+		readOptionalBoolean.call(this, itemIndex, options, 'compareWithPreviousLook', 'Compare With Previous Look') === true &&
+		readOptionalBoolean.call(this, itemIndex, options, 'trackObjects', 'Track Objects Across Looks') === true;
 	return { zones, ...(ignoreRegions.length ? { ignoreRegions } : {}), units, anchor, onlyInZones, minSize, maxSize, minAspectRatio, maxAspectRatio, ...(tracked ? { tracked } : {}) };
 }
 

@@ -13,14 +13,6 @@ import {
 } from '../../pipeline/tracking';
 import { ASPECT_RATIO_BOUNDS, DEFAULT_ZONE_ANCHOR, DEFAULT_ZONE_UNITS } from '../../pipeline/zones';
 
-/**
- * The options below Compare With Previous Look and Track Objects Across Looks carry no display
- * conditions: n8n drops an option whose conditions are not met before the node runs (the
- * Workflow constructor's NodeHelpers.getNodeParameters, n8n-workflow src/workflow.ts), so an
- * imported workflow with Track Objects on but Compare off would silently track nothing. Always
- * shown, they reach the node, which refuses each without the option it needs.
- */
-
 /** A fraction of the image's area, as the node-wide and the zones' own Min / Max Object Size take it. */
 const AREA_FRACTION = { minValue: 0, maxValue: 1, numberPrecision: 4 };
 
@@ -190,7 +182,8 @@ export const watchOptions: INodeProperties[] = [
 		type: 'string',
 		default: DEFAULT_WATCH_KEY,
 		placeholder: 'e.g. {{ $json.cameraId }}',
-		description: `Which place an image shows, for Compare With Previous Look: one key per camera or folder. At most ${MAX_WATCH_KEYS} keys are kept; beyond that the one seen longest ago is forgotten. Needs Compare With Previous Look on: without it the item fails, saying so.`,
+		description: `Which place an image shows, for Compare With Previous Look: one key per camera or folder. At most ${MAX_WATCH_KEYS} keys are kept; beyond that the one seen longest ago is forgotten.`,
+		displayOptions: { show: { compareWithPreviousLook: [true] } },
 	},
 	{
 		displayName: 'Cooldown (Minutes)',
@@ -199,7 +192,8 @@ export const watchOptions: INodeProperties[] = [
 		default: 0,
 		typeOptions: { minValue: COOLDOWN_BOUNDS.min, maxValue: COOLDOWN_BOUNDS.max },
 		description:
-			'After a reported change, further changes of the same kind (arrivals or departures, in the Cooldown Scope) are held back for this long: one notification, not one a minute. What still holds when it ends is reported then. 0: no cooldown. Needs Compare With Previous Look on: without it the item fails, saying so.',
+			'After a reported change, further changes of the same kind (arrivals or departures, in the Cooldown Scope) are held back for this long: one notification, not one a minute. What still holds when it ends is reported then. 0: no cooldown.',
+		displayOptions: { show: { compareWithPreviousLook: [true] } },
 	},
 	{
 		displayName: 'Cooldown Scope',
@@ -215,7 +209,8 @@ export const watchOptions: INodeProperties[] = [
 			},
 		],
 		default: DEFAULT_COOLDOWN_SCOPE,
-		description: 'What one cooldown covers. Needs Compare With Previous Look on: without it the item fails, saying so.',
+		description: 'What one cooldown covers',
+		displayOptions: { show: { compareWithPreviousLook: [true] } },
 	},
 	{
 		displayName: 'Departure After Looks',
@@ -223,7 +218,8 @@ export const watchOptions: INodeProperties[] = [
 		type: 'number',
 		default: DEFAULT_DEPARTURE_AFTER_LOOKS,
 		typeOptions: { minValue: DEPARTURE_AFTER_LOOKS_BOUNDS.min, maxValue: DEPARTURE_AFTER_LOOKS_BOUNDS.max, numberPrecision: 0 },
-		description: 'How many looks in a row a count must stay lower before the drop is reported: 2 ignores a detector that misses an object for one look. Needs Compare With Previous Look on: without it the item fails, saying so.',
+		description: 'How many looks in a row a count must stay lower before the drop is reported: 2 ignores a detector that misses an object for one look',
+		displayOptions: { show: { compareWithPreviousLook: [true] } },
 	},
 	{
 		displayName: 'Track Objects Across Looks',
@@ -231,7 +227,8 @@ export const watchOptions: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to follow each object from one look of the Watch Key to the next: each detection gets a trackId, firstSeenAt and seenForSeconds, and tracking lists arrivals, departures with how long each stayed, and stays over a limit. Needs the image’s size. Needs Compare With Previous Look on: without it the item fails, saying so.',
+			'Whether to follow each object from one look of the Watch Key to the next: each detection gets a trackId, firstSeenAt and seenForSeconds, and tracking lists arrivals, departures with how long each stayed, and stays over a limit. Needs the image’s size.',
+		displayOptions: { show: { compareWithPreviousLook: [true] } },
 	},
 	{
 		displayName: 'Track Min Overlap',
@@ -240,7 +237,8 @@ export const watchOptions: INodeProperties[] = [
 		default: DEFAULT_MIN_OVERLAP,
 		typeOptions: { minValue: MIN_OVERLAP_BOUNDS.min, maxValue: MIN_OVERLAP_BOUNDS.max, numberPrecision: 2 },
 		description:
-			'How much a box must overlap the object’s box in the look before to be the same object (intersection over union, 0–1). Lower it when objects move between looks; 0 takes any overlap. Needs Track Objects Across Looks on: without it the item fails, saying so.',
+			'How much a box must overlap the object’s box in the look before to be the same object (intersection over union, 0–1). Lower it when objects move between looks; 0 takes any overlap.',
+		displayOptions: { show: { compareWithPreviousLook: [true], trackObjects: [true] } },
 	},
 	{
 		displayName: 'Track Kept Through Missed Looks',
@@ -249,7 +247,8 @@ export const watchOptions: INodeProperties[] = [
 		default: DEFAULT_KEEP_MISSED_LOOKS,
 		typeOptions: { minValue: KEEP_MISSED_LOOKS_BOUNDS.min, maxValue: KEEP_MISSED_LOOKS_BOUNDS.max, numberPrecision: 0 },
 		description:
-			'How many looks in a row an object may be missing (someone walks in front of the car) and keep its trackId; missing for one more, it has departed. 0: departed at the first look without it. Needs Track Objects Across Looks on: without it the item fails, saying so.',
+			'How many looks in a row an object may be missing (someone walks in front of the car) and keep its trackId; missing for one more, it has departed. An object whose anchor is out of a zone for no more looks than this keeps its time in the zone. 0: departed at the first look without it.',
+		displayOptions: { show: { compareWithPreviousLook: [true], trackObjects: [true] } },
 	},
 	{
 		displayName: 'Arrival After Looks',
@@ -257,7 +256,8 @@ export const watchOptions: INodeProperties[] = [
 		type: 'number',
 		default: DEFAULT_COUNT_AFTER_LOOKS,
 		typeOptions: { minValue: COUNT_AFTER_LOOKS_BOUNDS.min, maxValue: COUNT_AFTER_LOOKS_BOUNDS.max, numberPrecision: 0 },
-		description: 'How many looks in a row a new object must be seen before it counts as an arrival: 2 sends nothing for one false detection. Needs Track Objects Across Looks on: without it the item fails, saying so.',
+		description: 'How many looks in a row a new object must be seen before it counts as an arrival: 2 sends nothing for one false detection',
+		displayOptions: { show: { compareWithPreviousLook: [true], trackObjects: [true] } },
 	},
 	{
 		displayName: 'Report Stays Longer Than (Minutes)',
@@ -266,7 +266,8 @@ export const watchOptions: INodeProperties[] = [
 		default: 10,
 		typeOptions: { minValue: STAY_MINUTES_BOUNDS.min, maxValue: STAY_MINUTES_BOUNDS.max, numberPrecision: 1 },
 		description:
-			'List in tracking.overstays each object seen for longer than this. An object’s stay is reported as new once (alreadyReported false, counted in tracking.newOverstayCount), so an IF on it alerts once per stay. Needs Track Objects Across Looks on: without it the item fails, saying so.',
+			'List in tracking.overstays each object seen for longer than this. An object’s stay is reported as new once (alreadyReported false, counted in tracking.newOverstayCount), so an IF on it alerts once per stay.',
+		displayOptions: { show: { compareWithPreviousLook: [true], trackObjects: [true] } },
 	},
 	{
 		displayName: 'Stay Limits per Zone',
@@ -274,7 +275,8 @@ export const watchOptions: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. no-parking: 10, gate: 2',
-		description: 'Zone: minutes pairs, comma-separated: an object whose anchor has been in the zone longer than its minutes is listed in tracking.overstays with the zone. Needs Track Objects Across Looks on: without it the item fails, saying so.',
+		description: 'Zone: minutes pairs, comma-separated: an object whose anchor has been in the zone longer than its minutes is listed in tracking.overstays with the zone',
+		displayOptions: { show: { compareWithPreviousLook: [true], trackObjects: [true] } },
 	},
 	{
 		displayName: 'Count Arrivals',
@@ -285,6 +287,7 @@ export const watchOptions: INodeProperties[] = [
 			{ name: 'Per Day', value: 'day', description: 'The counts start again each day, in the workflow’s time zone' },
 		],
 		default: DEFAULT_ARRIVALS_PERIOD,
-		description: 'What tracking.arrivalsByLabel and arrivalsByZone count: how many objects came, not how many photos showed them. Needs Track Objects Across Looks on: without it the item fails, saying so.',
+		description: 'What tracking.arrivalsByLabel and arrivalsByZone count: how many objects came, not how many photos showed them',
+		displayOptions: { show: { compareWithPreviousLook: [true], trackObjects: [true] } },
 	},
 ];
