@@ -22,7 +22,7 @@ import type {
 	INodeTypes,
 	NodeExecutionHint,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, ObservableObject, UserError, Workflow } from 'n8n-workflow';
+import { ApplicationError, NodeApiError, NodeOperationError, ObservableObject, UserError, Workflow } from 'n8n-workflow';
 
 import { ImageInferenceApi } from '../../credentials/ImageInferenceApi.credentials';
 import { ImageInference } from '../../nodes/ImageInference/ImageInference.node';
@@ -85,6 +85,9 @@ function workflowOf(node: INode, asTool: boolean): Workflow {
 	return new Workflow({ id: 'workflow', nodes: [node], connections: {}, active: false, nodeTypes, staticData: {}, settings: {} });
 }
 
+/** The version n8n gives the node when it is added to a workflow. */
+export const NODE_DEFAULT_VERSION = new ImageInference().description.defaultVersion!;
+
 export const DELETED_CREDENTIAL_ID = 'Xb3kR9mQ2pLw7vNc';
 
 export interface HarnessCredentials {
@@ -102,6 +105,8 @@ export interface RunOptions {
 	signal?: AbortSignal;
 	/** Keep a copy of every request sent (default true; benchmarks turn it off). */
 	recordRequests?: boolean;
+	/** The node's version in the workflow; default the node's defaultVersion, as n8n gives a node added to a workflow. */
+	typeVersion?: number;
 	/** Run as n8n runs an AI Agent's tool: the node's `…Tool` variant. */
 	asTool?: boolean;
 	/** The node's On Error setting. */
@@ -250,7 +255,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			id: randomUUID(),
 			name: 'Image Inference',
 			type: `n8n-nodes-image-inference.imageInference${options.asTool ? 'Tool' : ''}`,
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? NODE_DEFAULT_VERSION,
 			position: [0, 0],
 			parameters: stored,
 			...(options.onError ? { onError: options.onError } : {}),
@@ -329,15 +334,20 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			return { ...credentials };
 		},
 		getNodeParameter(name: string, itemIndex: number, fallback?: unknown) {
-			// as n8n resolves each expression for the item: a test's by its function, any other (a
-			// default such as `={{ $json.detections }}`) by n8n-workflow's own expression engine
-			const resolved = withTexts(node.parameters[name], (text) => {
+			// as n8n-core's _getNodeParameter does (packages/core/src/execution-engine/node-execution-context/
+			// node-execution-context.ts): the fallback stands in for a parameter the node's parameters lack,
+			// before any expression is resolved, so an expression that resolves to undefined gives undefined
+			const value: unknown = node.parameters[name] === undefined ? fallback : node.parameters[name];
+			if (value === undefined) throw new ApplicationError('Could not get parameter', { extra: { parameterName: name } });
+			// each expression resolved for the item: a test's by its function, any other (a default such
+			// as `={{ $json.detections }}`) by n8n-workflow's own expression engine
+			const resolved = withTexts(value, (text) => {
 				const expression = expressions.get(text);
 				if (expression) return expression(itemIndex);
 				if (!text.startsWith('=')) return text;
 				return workflow.expression.getParameterValue(text, null, 0, itemIndex, node.name, inputItems, options.mode ?? 'trigger', {});
 			});
-			return resolved === undefined ? fallback : structuredClone(resolved);
+			return resolved === undefined ? undefined : structuredClone(resolved);
 		},
 		logger: { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), verbose: log('verbose') },
 		helpers: {

@@ -132,7 +132,6 @@ describe('Watching a place: bad options fail before any request, naming the item
 		['an empty watch key', { compareWithPreviousLook: true, watchKey: '  ' }, /^Watch Key is empty$/, /key/],
 		['Only Objects in Zones without zones', { onlyInZones: true }, /no zone is set/, /Add a zone/],
 		['a pixel zone that is not three points', { zoneCoordinates: 'pixels', zones: { zone: [{ name: 'gate', points: '10,10 20,20' }] } }, /^Zone "gate": only 2 points/, /\(pixels from the image’s top-left corner\)\.$/],
-		['more zones than allowed', { zones: { zone: Array.from({ length: 21 }, (_, index) => ({ name: `zone ${index}`, points: '0,0 1,0 1,1' })) } }, /^21 zones are set; at most 20 are allowed$/, /split the watch/],
 		['a zone whose name is a number', { zones: { zone: [{ name: 7, points: '0,0 1,0 1,1' }] } }, /^Zone 1 has no name$/, /name/],
 		['a zone an expression left empty', { zones: { zone: [null] } }, /^Zone 1 has no name$/, /name/],
 		['Zone Coordinates an expression set to something else', { zoneCoordinates: 'meters', zones: { zone: [{ name: 'gate', points: '0,0 1,0 1,1' }] } }, /^Zone Coordinates must be one of relative, pixels, got "meters"$/, /^Choose Relative \(0–1 of the image\) or Pixels\.$/],
@@ -151,11 +150,35 @@ describe('Watching a place: bad options fail before any request, naming the item
 		['a Max Object Size above 1', { maxObjectSize: 2 }, /^Max Object Size must be a number from 0 to 1, got 2$/, /^Change the "Max Object Size" option \(or the expression that sets it\)\.$/],
 	];
 
+	/**
+	 * The options as n8n can set them for item 1 alone, item 0 good: each option by an expression
+	 * (n8n drops a collection set by one), and each zone's name and points by one, item 0's a
+	 * zone of its own.
+	 */
+	const badForItem1 = (bad: IDataObject): Record<string, unknown> => {
+		const byItem = (item1: unknown, item0: unknown) => (itemIndex: number) => (itemIndex === 1 ? item1 : item0);
+		return Object.fromEntries(
+			Object.entries(bad).map(([name, value]) => {
+				if (name !== 'zones') return [name, byItem(value, undefined)];
+				const zones = (value as { zone: Array<IDataObject | null> }).zone;
+				return [name, { zone: zones.map((zone, index) => ({ name: byItem(zone?.name, `zone ${index}`), points: byItem(zone?.points, '0,0 1,0 1,1') })) }];
+			}),
+		);
+	};
+
 	it.each(cases)('%s', async (_case, badOptions, message, description) => {
-		const failure = await failureOf(run(detectParameters(server(), { options: badOptions }), [photoItem('empty')]));
+		const failure = await failureOf(run(detectParameters(server(), { options: badForItem1(badOptions) }), [photoItem('empty'), photoItem('empty')]));
 		expect(failure.message).toMatch(message);
 		expect(failure.description).toMatch(description);
-		expect(failure.itemIndex).toBe(0);
+		expect(failure.itemIndex).toBe(1);
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it('more zones than allowed (a list n8n gives every item alike)', async () => {
+		const zones = { zone: Array.from({ length: 21 }, (_, index) => ({ name: `zone ${index}`, points: '0,0 1,0 1,1' })) };
+		const failure = await failureOf(run(detectParameters(server(), { options: { zones } }), [photoItem('empty')]));
+		expect([failure.message, failure.itemIndex]).toEqual(['21 zones are set; at most 20 are allowed', 0]);
+		expect(failure.description).toMatch(/split the watch/);
 		expect(server().requests).toHaveLength(0);
 	});
 
