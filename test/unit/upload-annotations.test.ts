@@ -1,4 +1,8 @@
-import { annotationsFor } from '../../nodes/ImageInference/actions/upload/annotations';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { annotationsFor, readAnnotations } from '../../nodes/ImageInference/actions/upload/annotations';
+import type { GivenBox } from '../../nodes/ImageInference/actions/upload/annotations';
+import type { ImageSize } from '../../nodes/ImageInference/input/imageSize';
 
 const fail = (message: string): never => {
 	throw new Error(message);
@@ -47,3 +51,75 @@ describe('annotations for an upload, in the stored pixels of the uploaded image'
 		expect(annotation).toMatchObject({ left: 0, top: 0, width: 10, height: 20 });
 	});
 });
+
+/**
+ * Detect Objects' x, y, width, height are in the pixels the service detected on, its relativeBox
+ * in the picture as people see it. A phone photo stored sideways (Exif 6): 480 × 320 stored,
+ * shown turned a quarter clockwise, 320 × 480 as people see it.
+ */
+describe('boxes given with both their pixels and their relativeBox, as Detect Objects gives them', () => {
+	const SIDEWAYS = { width: 480, height: 320, orientation: 6 };
+	const boxOf = (given: Omit<GivenBox, 'label'>, size: ImageSize = SIDEWAYS) => {
+		const [{ annotation }] = annotationsFor({ source: 'detections', boxes: [{ label: 'car', ...given }] }, size, fail);
+		return annotation as { left: number; top: number; width: number; height: number };
+	};
+
+	it('the service turned the photo before detecting (its annotated picture came back upright): the pixels are upright, turned back into the stored ones', () => {
+		// upright x 20, y 30, 60 × 40 of 320 × 480: relativeBox 20/320, 30/480, 60/320, 40/480 rounded to 4 places
+		const given = { pixels: { x: 20, y: 30, width: 60, height: 40 }, relative: { x: 0.0625, y: 0.0625, width: 0.1875, height: 0.0833 } };
+		// shown turned clockwise, so stored: left = upright y = 30; top = 320 − (20 + 60) = 240; 40 × 60
+		expect(boxOf(given)).toEqual({ category: 'bounding_box', left: 30, top: 240, width: 40, height: 60, metadata: { image: { width: 480, height: 320 } } });
+	});
+
+	it('the service detected on the stored pixels: they are taken as they are', () => {
+		// stored x 250, y 20, 40 × 60; upright: x = 320 − 20 − 60 = 240, y = 250, 60 × 40: 0.75, 250/480, 0.1875, 40/480
+		const given = { pixels: { x: 250, y: 20, width: 40, height: 60 }, relative: { x: 0.75, y: 0.5208, width: 0.1875, height: 0.0833 } };
+		expect(boxOf(given)).toMatchObject({ left: 250, top: 20, width: 40, height: 60 });
+	});
+
+	it('pixels that give the relativeBox in neither frame (the image resized after Detect Objects): the relativeBox is taken', () => {
+		// the same photo at half size, 240 × 160 stored, 160 × 240 as people see it; Detect’s upright pixels of the full size
+		const given = { pixels: { x: 20, y: 30, width: 60, height: 40 }, relative: { x: 0.0625, y: 0.0625, width: 0.1875, height: 0.0833 } };
+		const box = boxOf(given, { width: 240, height: 160, orientation: 6 });
+		// upright 10, 15, 30 × 19.992; stored: left 15, top 160 − 10 − 30 = 120, 19.992 × 30
+		expect(box.left).toBeCloseTo(15, 9);
+		expect(box.top).toBeCloseTo(120, 9);
+		expect(box.width).toBeCloseTo(19.992, 9);
+		expect(box.height).toBeCloseTo(30, 9);
+	});
+
+	it('a photo stored upright: pixels that agree with their relativeBox are taken exactly; pixels alone are the stored pixels', () => {
+		expect(boxOf({ pixels: { x: 1, y: 2, width: 3, height: 4 }, relative: { x: 0.1, y: 0.1, width: 0.3, height: 0.2 } }, { width: 10, height: 20 })).toMatchObject({ left: 1, top: 2, width: 3, height: 4 });
+		expect(boxOf({ pixels: { x: 250, y: 20, width: 40, height: 60 } })).toMatchObject({ left: 250, top: 20, width: 40, height: 60 });
+	});
+
+	it('each field of the relativeBox counts: one field off, and the frame is not the one it names', () => {
+		const upright = { x: 20, y: 30, width: 60, height: 40 };
+		const exact = { x: 0.0625, y: 0.0625, width: 0.1875, height: 0.0833 };
+		for (const key of ['x', 'y', 'width', 'height'] as const) {
+			// off by 0.0001 in one field: neither frame gives it, so the relativeBox is taken, not the pixels
+			const box = boxOf({ pixels: upright, relative: { ...exact, [key]: exact[key] + 0.0001 } });
+			expect([box.left, box.top, box.width, box.height]).not.toEqual([30, 240, 40, 60]);
+			expect(box.left).toBeCloseTo(30, 0);
+			expect(box.top).toBeCloseTo(240, 0);
+		}
+	});
+});
+
+describe('an entry’s boxes, read', () => {
+	const read = (detections: unknown) => {
+		const node = { id: 'node', name: 'Image Inference', type: 'n8n-nodes-image-inference.imageInference', typeVersion: 1, position: [0, 0], parameters: {} };
+		const context = { getNode: () => node, getNodeParameter: (name: string) => (name === 'annotationSource' ? 'detections' : detections) } as unknown as IExecuteFunctions;
+		return readAnnotations.call(context, 0);
+	};
+
+	it('keeps both the pixels and a relativeBox of four fractions; a relativeBox null or not four fractions beside the pixels is left out', () => {
+		const pixels = { x: 20, y: 30, width: 60, height: 40 };
+		const relativeBox = { x: 0.0625, y: 0.0625, width: 0.1875, height: 0.0833 };
+		expect(read([{ label: 'car', ...pixels, relativeBox }])).toEqual({ source: 'detections', boxes: [{ label: 'car', pixels, relative: relativeBox }] });
+		expect(read([{ label: 'car', ...pixels, relativeBox: null }])).toEqual({ source: 'detections', boxes: [{ label: 'car', pixels }] });
+		expect(read([{ label: 'car', ...pixels, relativeBox: { ...relativeBox, x: 1.5 } }])).toEqual({ source: 'detections', boxes: [{ label: 'car', pixels }] });
+		expect(read([{ label: 'car', relativeBox }])).toEqual({ source: 'detections', boxes: [{ label: 'car', relative: relativeBox }] });
+	});
+});
+

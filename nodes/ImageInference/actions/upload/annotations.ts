@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ImageSize } from '../../input/imageSize';
 import { readChoice, readText, shownValue } from '../../parameters/readers';
 import type { Box } from '../../pipeline/geometry';
-import { uprightBox, uprightSize } from '../../pipeline/geometry';
+import { relativeBox, uprightBox, uprightSize } from '../../pipeline/geometry';
 import type { AnnotationRequest, PixelBox, ProjectType } from '../../projectContract';
 import { PROJECT_TYPES } from '../../projectContract';
 
@@ -16,7 +16,10 @@ export const MAX_BOXES = 1000;
 /** How far (pixels) a box may pass the image's edge and still be taken, clipped: a detector's rounding. */
 export const EDGE_TOLERANCE_PX = 0.5;
 
-/** A box as given: in the image's pixels, or (without them) relative to the picture as people see it. */
+/**
+ * A box as given: in pixels (x, y, width, height), relative to the picture as people see it
+ * (relativeBox), or both, as Detect Objects gives them.
+ */
 export interface GivenBox {
 	label: string;
 	pixels?: Box;
@@ -77,12 +80,12 @@ function readGivenBox(entry: unknown, index: number, fail: (message: string) => 
 	const fields = entry as Record<string, unknown>;
 	const label = fields.label;
 	if (typeof label !== 'string' || label.trim() === '') return fail(`Detection ${index} has no label: got ${shownValue(label)}`);
+	const relative = typeof fields.relativeBox === 'object' && fields.relativeBox !== null ? readBox(fields.relativeBox as Record<string, unknown>, true) : undefined;
 	if (PIXEL_KEYS.some((key) => fields[key] !== undefined && fields[key] !== null)) {
 		const pixels = readBox(fields, false);
 		if (!pixels) return fail(`Detection ${index}’s box is not four numbers (x, y, width and height above 0): got ${shownValue(PIXEL_KEYS.map((key) => fields[key]))}`);
-		return { label, pixels };
+		return relative ? { label, pixels, relative } : { label, pixels };
 	}
-	const relative = typeof fields.relativeBox === 'object' && fields.relativeBox !== null ? readBox(fields.relativeBox as Record<string, unknown>, true) : undefined;
 	if (!relative) {
 		return fail(
 			fields.relativeBox === undefined || fields.relativeBox === null
@@ -124,15 +127,15 @@ export function refusalFor(wanted: WantedAnnotations, projectType: ProjectType, 
 
 /**
  * The annotations for the uploaded image, in its stored pixels (its `width` and `height` in the
- * record): pixel boxes as given, relative boxes turned back from the picture as people see it.
- * A box past the image's edge by more than EDGE_TOLERANCE_PX is an error, never clipped away.
+ * record), from each box as storedBoxOf reads it. A box past the image's edge by more than
+ * EDGE_TOLERANCE_PX is an error, never clipped away.
  */
 export function annotationsFor(wanted: WantedAnnotations, size: ImageSize, fail: (message: string, description: string) => never): LabelledAnnotation[] {
 	const image = { width: size.width, height: size.height };
 	if (wanted.source === 'none') return [];
 	if (wanted.source === 'classificationLabel') return [{ label: wanted.label, annotation: { category: 'category', metadata: { image } } }];
 	return wanted.boxes.map(({ label, pixels, relative }, index) => {
-		const box = pixels ?? storedBoxOf(relative!, size);
+		const box = storedBoxOf({ label, pixels, relative }, size);
 		const inside = clippedInside(box, size);
 		if (!inside) {
 			fail(
@@ -147,13 +150,30 @@ export function annotationsFor(wanted: WantedAnnotations, size: ImageSize, fail:
 /** EXIF orientations that undo each other: a quarter turn one way is undone by a quarter turn the other way. */
 const UNDOING_ORIENTATION: Record<number, number> = { 6: 8, 8: 6 };
 
-/** A box relative to the picture as people see it, in the stored pixels. */
-function storedBoxOf(relative: Box, size: ImageSize): Box {
+/**
+ * A given box in the stored pixels. Detect Objects' x, y, width, height are in the pixels the
+ * service detected on: the stored ones, or for a photo stored sideways whose annotated picture
+ * came back upright, the picture as people see it (geometry.ts, servicePicture); its relativeBox
+ * is always in the picture as people see it. So pixels beside a relativeBox are read in the frame
+ * that gives that relativeBox exactly as Detect Objects computes it, the stored one first; when
+ * neither does (the image was resized or turned after Detect Objects), the relativeBox is taken.
+ * Pixels alone are the stored pixels.
+ */
+function storedBoxOf({ pixels, relative }: GivenBox, size: ImageSize): Box {
 	const upright = uprightSize(size);
-	const pixels = { x: relative.x * upright.width, y: relative.y * upright.height, width: relative.width * upright.width, height: relative.height * upright.height };
-	const orientation = size.orientation ?? 1;
-	return uprightBox(pixels, { ...upright, orientation: UNDOING_ORIENTATION[orientation] ?? orientation });
+	if (pixels && (!relative || sameBox(relativeBox(uprightBox(pixels, size), upright), relative))) return pixels;
+	if (pixels && sameBox(relativeBox(pixels, upright), relative!)) return storedFromUpright(pixels, size);
+	const { x, y, width, height } = relative!;
+	return storedFromUpright({ x: x * upright.width, y: y * upright.height, width: width * upright.width, height: height * upright.height }, size);
 }
+
+/** A box in the picture as people see it, in the stored pixels. */
+function storedFromUpright(box: Box, size: ImageSize): Box {
+	const orientation = size.orientation ?? 1;
+	return uprightBox(box, { ...uprightSize(size), orientation: UNDOING_ORIENTATION[orientation] ?? orientation });
+}
+
+const sameBox = (a: Box, b: Box): boolean => PIXEL_KEYS.every((key) => a[key] === b[key]);
 
 function clippedInside(box: Box, size: ImageSize): PixelBox | undefined {
 	const right = box.x + box.width;
