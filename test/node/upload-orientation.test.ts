@@ -57,4 +57,23 @@ describe('Detect Objects → Upload to Project on a photo stored sideways', () =
 		const red = record.annotations.find((annotation) => labelOf(annotation.label_id) === 'red')!;
 		expect(red.annotation).toEqual({ category: 'bounding_box', left: 260, top: 30, width: 70, height: 60, metadata: { image: { width: 480, height: 320 } } });
 	});
+
+	it('a box padded after Detect Objects with its relativeBox kept fails the item before any request, naming both boxes', async () => {
+		const detected = await run(detectParameters(server()), [photo]);
+		const detections = (detected.items[0].json.detections as IDataObject[]).map((detection) =>
+			detection.label === 'red' ? { ...detection, x: 250, y: 20, width: 90, height: 80 } : detection,
+		);
+		const index = detections.findIndex((detection) => detection.label === 'red');
+		server().requests.splice(0);
+		const uploaded = await run(
+			{ operation: 'uploadToProject', project: { mode: 'id', value: PROJECT }, imageSource: 'binary', binaryPropertyName: 'data', annotationSource: 'detections', detections, options: {} },
+			[photo],
+			{ onError: 'continueRegularOutput' },
+		);
+		// the red block's relativeBox: 230/320, 260/480, 60/320, 70/480 to 4 places; of 320 × 480, x 230, y 260, 60 × 70 to a tenth of a pixel
+		expect((uploaded.items[0].json.error as IDataObject).message).toBe(
+			`Detection ${index}’s x, y, width, height (x 250, y 20, 90 × 80) and its relativeBox (x 0.7188, y 0.5417, 0.1875 × 0.1458: x 230, y 260, 60 × 70 of the 320 × 480 picture) are not the same box`,
+		);
+		expect(server().requests).toHaveLength(0);
+	});
 });

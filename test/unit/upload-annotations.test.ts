@@ -77,32 +77,60 @@ describe('boxes given with both their pixels and their relativeBox, as Detect Ob
 		expect(boxOf(given)).toMatchObject({ left: 250, top: 20, width: 40, height: 60 });
 	});
 
-	it('pixels that give the relativeBox in neither frame (the image resized after Detect Objects): the relativeBox is taken', () => {
+	const refusalOf = (given: Omit<GivenBox, 'label'>, size: ImageSize) => {
+		const failures: Array<[string, string]> = [];
+		const record = (message: string, description: string): never => {
+			failures.push([message, description]);
+			throw new Error(message);
+		};
+		expect(() => annotationsFor({ source: 'detections', boxes: [{ label: 'car', pixels: { x: 1, y: 1, width: 1, height: 1 } }, { label: 'car', ...given }] }, size, record)).toThrow();
+		return failures[0];
+	};
+	const WHAT_TO_DO =
+		'If you edited x, y, width or height, remove relativeBox or update it to match. If the image was resized after Detect Objects, remove x, y, width and height so that relativeBox is used.';
+
+	it('pixels that give the relativeBox in neither frame (the image resized after Detect Objects) fail the item, naming both boxes and what to do', () => {
 		// the same photo at half size, 240 × 160 stored, 160 × 240 as people see it; Detect’s upright pixels of the full size
 		const given = { pixels: { x: 20, y: 30, width: 60, height: 40 }, relative: { x: 0.0625, y: 0.0625, width: 0.1875, height: 0.0833 } };
-		const box = boxOf(given, { width: 240, height: 160, orientation: 6 });
-		// upright 10, 15, 30 × 19.992; stored: left 15, top 160 − 10 − 30 = 120, 19.992 × 30
-		expect(box.left).toBeCloseTo(15, 9);
-		expect(box.top).toBeCloseTo(120, 9);
-		expect(box.width).toBeCloseTo(19.992, 9);
-		expect(box.height).toBeCloseTo(30, 9);
+		// relativeBox in 160 × 240: x 10, y 15, 30 × 19.992
+		expect(refusalOf(given, { width: 240, height: 160, orientation: 6 })).toEqual([
+			'Detection 1’s x, y, width, height (x 20, y 30, 60 × 40) and its relativeBox (x 0.0625, y 0.0625, 0.1875 × 0.0833: x 10, y 15, 30 × 20 of the 160 × 240 picture) are not the same box',
+			WHAT_TO_DO,
+		]);
+	});
+
+	it('pixels edited after Detect Objects (padded in Edit Fields, relativeBox kept) fail the item rather than being dropped for the relativeBox', () => {
+		// Detect’s box 100, 100, 50 × 50 of an upright 640 × 480 photo: relativeBox 100/640, 100/480, 50/640, 50/480 to 4 places
+		const detected = { x: 0.1563, y: 0.2083, width: 0.0781, height: 0.1042 };
+		expect(refusalOf({ pixels: { x: 90, y: 90, width: 70, height: 70 }, relative: detected }, { width: 640, height: 480 })).toEqual([
+			'Detection 1’s x, y, width, height (x 90, y 90, 70 × 70) and its relativeBox (x 0.1563, y 0.2083, 0.0781 × 0.1042: x 100, y 100, 50 × 50 of the 640 × 480 picture) are not the same box',
+			WHAT_TO_DO,
+		]);
+		// the service’s own pixels, within a pixel of the relativeBox (100.032, 99.984, 49.984, 50.016): taken as they are
+		expect(boxOf({ pixels: { x: 101, y: 100, width: 50, height: 51 }, relative: detected }, { width: 640, height: 480 })).toMatchObject({ left: 101, top: 100, width: 50, height: 51 });
+	});
+
+	it('a pixel apart in each field is the same box; more is not, in either frame', () => {
+		// a relativeBox exact in pixels: 100, 120, 50 × 60 of 640 × 480
+		const relative = { x: 0.15625, y: 0.25, width: 0.078125, height: 0.125 };
+		const exact = { x: 100, y: 120, width: 50, height: 60 };
+		for (const key of ['x', 'y', 'width', 'height'] as const) {
+			for (const step of [-1, 1]) {
+				const pixels = { ...exact, [key]: exact[key] + step };
+				expect(boxOf({ pixels, relative }, { width: 640, height: 480 })).toMatchObject({ left: pixels.x, top: pixels.y, width: pixels.width, height: pixels.height });
+				expect(refusalOf({ pixels: { ...exact, [key]: exact[key] + step * 1.01 }, relative }, { width: 640, height: 480 })[0]).toMatch(/^Detection 1’s x, y, width, height .* are not the same box$/);
+			}
+		}
+		// the upright frame of a photo stored sideways (Exif 6, 480 × 640 stored): upright pixels a pixel off are turned back; more fail
+		const sideways = { width: 480, height: 640, orientation: 6 };
+		// upright 101, 120, 50 × 60 of 640 × 480; stored: left = upright y = 120, top = 640 − 101 − 50 = 489, 60 × 50
+		expect(boxOf({ pixels: { ...exact, x: 101 }, relative }, sideways)).toMatchObject({ left: 120, top: 489, width: 60, height: 50 });
+		expect(refusalOf({ pixels: { ...exact, x: 101.01 }, relative }, sideways)[0]).toMatch(/are not the same box$/);
 	});
 
 	it('a photo stored upright: pixels that agree with their relativeBox are taken exactly; pixels alone are the stored pixels', () => {
 		expect(boxOf({ pixels: { x: 1, y: 2, width: 3, height: 4 }, relative: { x: 0.1, y: 0.1, width: 0.3, height: 0.2 } }, { width: 10, height: 20 })).toMatchObject({ left: 1, top: 2, width: 3, height: 4 });
 		expect(boxOf({ pixels: { x: 250, y: 20, width: 40, height: 60 } })).toMatchObject({ left: 250, top: 20, width: 40, height: 60 });
-	});
-
-	it('each field of the relativeBox counts: one field off, and the frame is not the one it names', () => {
-		const upright = { x: 20, y: 30, width: 60, height: 40 };
-		const exact = { x: 0.0625, y: 0.0625, width: 0.1875, height: 0.0833 };
-		for (const key of ['x', 'y', 'width', 'height'] as const) {
-			// off by 0.0001 in one field: neither frame gives it, so the relativeBox is taken, not the pixels
-			const box = boxOf({ pixels: upright, relative: { ...exact, [key]: exact[key] + 0.0001 } });
-			expect([box.left, box.top, box.width, box.height]).not.toEqual([30, 240, 40, 60]);
-			expect(box.left).toBeCloseTo(30, 0);
-			expect(box.top).toBeCloseTo(240, 0);
-		}
 	});
 });
 

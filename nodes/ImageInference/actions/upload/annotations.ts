@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ImageSize } from '../../input/imageSize';
 import { readChoice, readText, shownValue } from '../../parameters/readers';
 import type { Box } from '../../pipeline/geometry';
-import { relativeBox, uprightBox, uprightSize } from '../../pipeline/geometry';
+import { uprightBox, uprightSize } from '../../pipeline/geometry';
 import type { AnnotationRequest, PixelBox, ProjectType } from '../../projectContract';
 import { PROJECT_TYPES } from '../../projectContract';
 
@@ -15,6 +15,8 @@ export type AnnotationSource = (typeof ANNOTATION_SOURCES)[number];
 export const MAX_BOXES = 1000;
 /** How far (pixels) a box may pass the image's edge and still be taken, clipped: a detector's rounding. */
 export const EDGE_TOLERANCE_PX = 0.5;
+/** How far (pixels) each of x, y, width, height may be from its relativeBox's and still be the same box: the service rounds its pixels. */
+export const SAME_BOX_TOLERANCE_PX = 1;
 
 /**
  * A box as given: in pixels (x, y, width, height), relative to the picture as people see it
@@ -135,11 +137,16 @@ export function annotationsFor(wanted: WantedAnnotations, size: ImageSize, fail:
 	if (wanted.source === 'none') return [];
 	if (wanted.source === 'classificationLabel') return [{ label: wanted.label, annotation: { category: 'category', metadata: { image } } }];
 	return wanted.boxes.map(({ label, pixels, relative }, index) => {
-		const box = storedBoxOf({ label, pixels, relative }, size);
+		const box = storedBoxOf({ label, pixels, relative }, size, (inPixels) =>
+			fail(
+				`Detection ${index}’s x, y, width, height (${shownBox(pixels!)}) and its relativeBox (x ${relative!.x}, y ${relative!.y}, ${relative!.width} × ${relative!.height}: ${shownBox(inPixels)} of the ${inPixels.frame.width} × ${inPixels.frame.height} picture) are not the same box`,
+				'If you edited x, y, width or height, remove relativeBox or update it to match. If the image was resized after Detect Objects, remove x, y, width and height so that relativeBox is used.',
+			),
+		);
 		const inside = clippedInside(box, size);
 		if (!inside) {
 			fail(
-				`Detection ${index}’s box (x ${round(box.x)}, y ${round(box.y)}, ${round(box.width)} × ${round(box.height)}) is outside the image (${size.width} × ${size.height} pixels)`,
+				`Detection ${index}’s box (${shownBox(box)}) is outside the image (${size.width} × ${size.height} pixels)`,
 				'Boxes are taken in the uploaded image’s pixels. If the image was resized or cropped after Detect Objects, upload the image Detect Objects saw, or give each box as relativeBox (fractions of the picture).',
 			);
 		}
@@ -154,17 +161,19 @@ const UNDOING_ORIENTATION: Record<number, number> = { 6: 8, 8: 6 };
  * A given box in the stored pixels. Detect Objects' x, y, width, height are in the pixels the
  * service detected on: the stored ones, or for a photo stored sideways whose annotated picture
  * came back upright, the picture as people see it (geometry.ts, servicePicture); its relativeBox
- * is always in the picture as people see it. So pixels beside a relativeBox are read in the frame
- * that gives that relativeBox exactly as Detect Objects computes it, the stored one first; when
- * neither does (the image was resized or turned after Detect Objects), the relativeBox is taken.
- * Pixels alone are the stored pixels.
+ * is always in the picture as people see it. So pixels beside a relativeBox are taken in the frame
+ * in which they give that relativeBox (within SAME_BOX_TOLERANCE_PX), the stored one first; when
+ * they give it in neither (pixels edited after Detect Objects, or the image resized), `mismatch`
+ * is called with the relativeBox in the picture's pixels. Pixels alone are the stored pixels.
  */
-function storedBoxOf({ pixels, relative }: GivenBox, size: ImageSize): Box {
+function storedBoxOf({ pixels, relative }: GivenBox, size: ImageSize, mismatch: (relativeInPixels: Box & { frame: { width: number; height: number } }) => never): Box {
+	if (!relative) return pixels!;
 	const upright = uprightSize(size);
-	if (pixels && (!relative || sameBox(relativeBox(uprightBox(pixels, size), upright), relative))) return pixels;
-	if (pixels && sameBox(relativeBox(pixels, upright), relative!)) return storedFromUpright(pixels, size);
-	const { x, y, width, height } = relative!;
-	return storedFromUpright({ x: x * upright.width, y: y * upright.height, width: width * upright.width, height: height * upright.height }, size);
+	const inPixels = { x: relative.x * upright.width, y: relative.y * upright.height, width: relative.width * upright.width, height: relative.height * upright.height };
+	if (!pixels) return storedFromUpright(inPixels, size);
+	if (sameBox(uprightBox(pixels, size), inPixels)) return pixels;
+	if (sameBox(pixels, inPixels)) return storedFromUpright(pixels, size);
+	return mismatch({ ...inPixels, frame: upright });
 }
 
 /** A box in the picture as people see it, in the stored pixels. */
@@ -173,7 +182,7 @@ function storedFromUpright(box: Box, size: ImageSize): Box {
 	return uprightBox(box, { ...uprightSize(size), orientation: UNDOING_ORIENTATION[orientation] ?? orientation });
 }
 
-const sameBox = (a: Box, b: Box): boolean => PIXEL_KEYS.every((key) => a[key] === b[key]);
+const sameBox = (a: Box, b: Box): boolean => PIXEL_KEYS.every((key) => Math.abs(a[key] - b[key]) <= SAME_BOX_TOLERANCE_PX);
 
 function clippedInside(box: Box, size: ImageSize): PixelBox | undefined {
 	const right = box.x + box.width;
@@ -186,4 +195,8 @@ function clippedInside(box: Box, size: ImageSize): PixelBox | undefined {
 
 function round(value: number): number {
 	return Math.round(value * 10) / 10;
+}
+
+function shownBox(box: Box): string {
+	return `x ${round(box.x)}, y ${round(box.y)}, ${round(box.width)} × ${round(box.height)}`;
 }
