@@ -28,7 +28,40 @@ describe('Minimum Confidence per Label, written as JSON or with other separators
 	it('entries separated by semicolons or on lines of their own are entries, as by commas', () => {
 		expect(read('person: 0.7; car: 0.5')).toEqual({ labelMinimums: { byLabel: [['person', 0.7], ['car', 0.5]] } });
 		expect(read('person: 0.7\ncar: 0.5\r\n*: 0.2\n')).toEqual({ labelMinimums: { byLabel: [['person', 0.7], ['car', 0.5]], others: 0.2 } });
-		expect(read(['person: 0.7; car: 0.5', 'dog: 0.3'])).toEqual({ labelMinimums: { byLabel: [['person', 0.7], ['car', 0.5], ['dog', 0.3]] } });
+	});
+
+	it('each item of a list from an expression is one entry: a label with a comma in it, as ImageNet’s, stays whole', async () => {
+		expect(read(['tench, Tinca tinca: 0.5', 'goldfish, Carassius auratus: 0.4'])).toEqual({
+			labelMinimums: { byLabel: [['tench, Tinca tinca', 0.5], ['goldfish, Carassius auratus', 0.4]] },
+		});
+		expect(read(['"great white shark, white shark": 0.6'])).toEqual({ labelMinimums: { byLabel: [['great white shark, white shark', 0.6]] } });
+		// two entries in one item are refused, not read as one label
+		expect(await failure(['person: 0.7; car: 0.5', 'dog: 0.3'])).toEqual(
+			refusal('"person: 0.7; car: 0.5" holds more than one entry: separate the entries with commas, or give each its own item in a list'),
+		);
+	});
+
+	it('a decimal comma fails the item saying to write a decimal point, in a text or a list', async () => {
+		const decimalComma = (minimum: string, fixed: string) => refusal(`the minimum "${minimum}" has a decimal comma: write it with a decimal point (${fixed}); commas separate the entries`);
+		expect(await failure('person: 0,7')).toEqual(decimalComma('0,7', '0.7'));
+		expect(await failure('car: 0.5, person: 0,75, dog: 0.2')).toEqual(decimalComma('0,75', '0.75'));
+		expect(await failure('person: 0,7; car: 0.5')).toEqual(decimalComma('0,7', '0.7'));
+		expect(await failure('{person: 1,0}')).toEqual(decimalComma('1,0', '1.0'));
+		expect(await failure(['person: 0,7'])).toEqual(decimalComma('0,7', '0.7'));
+		expect(await failure(['person: "0,7"'])).toEqual(decimalComma('0,7', '0.7'));
+		// a comma between entries is no decimal comma: "7" is a label here
+		expect(read('person: 0,7: 0.5')).toEqual({ labelMinimums: { byLabel: [['person', 0], ['7', 0.5]] } });
+		expect(read('person: 0, 7: 0.5')).toEqual({ labelMinimums: { byLabel: [['person', 0], ['7', 0.5]] } });
+	});
+
+	it('labels in guillemets or corner brackets are the label inside them; one left open fails the item', async () => {
+		expect(read('«person»: 0.7, ‹car›: 0.4, »dog«: 0.3')).toEqual({ labelMinimums: { byLabel: [['person', 0.7], ['car', 0.4], ['dog', 0.3]] } });
+		expect(read('「person」: 0.7; 『car』: 0.4; „bus“: 0.2; ‚van‘: 0.1')).toEqual({ labelMinimums: { byLabel: [['person', 0.7], ['car', 0.4], ['bus', 0.2], ['van', 0.1]] } });
+		for (const label of ['«person', 'person»', '「person', 'person」', '『person', '‹person', '„person']) {
+			expect(await failure(`${label}: 0.7`)).toEqual(
+				refusal(`the label ${JSON.stringify(label)} starts or ends with a quote or a bracket: write each label as the service spells it, e.g. person: 0.7`),
+			);
+		}
 	});
 
 	it('a label no model gives is no error; a label with a colon in it still reads to its last colon', () => {
@@ -60,10 +93,14 @@ describe('Minimum Confidence per Label, written as JSON or with other separators
 	});
 
 	it('two entries without a separator between them fail the item instead of making one label of them', async () => {
-		expect(await failure('person: 0.7 car: 0.4')).toEqual(refusal('"person: 0.7 car: 0.4" holds more than one entry: separate the entries with commas'));
-		expect(await failure('person:.5 car: 0.4')).toEqual(refusal('"person:.5 car: 0.4" holds more than one entry: separate the entries with commas'));
-		expect(await failure('person: 1. car: 0.4')).toEqual(refusal('"person: 1. car: 0.4" holds more than one entry: separate the entries with commas'));
-		expect(await failure('person: -0 cat: 0.4')).toEqual(refusal('"person: -0 cat: 0.4" holds more than one entry: separate the entries with commas'));
+		expect(await failure('person: 0.7 car: 0.4')).toEqual(refusal('"person: 0.7 car: 0.4" holds more than one entry: separate the entries with commas, or give each its own item in a list'));
+		expect(await failure('person:.5 car: 0.4')).toEqual(refusal('"person:.5 car: 0.4" holds more than one entry: separate the entries with commas, or give each its own item in a list'));
+		expect(await failure('person: 1. car: 0.4')).toEqual(refusal('"person: 1. car: 0.4" holds more than one entry: separate the entries with commas, or give each its own item in a list'));
+		expect(await failure('person: -0 cat: 0.4')).toEqual(refusal('"person: -0 cat: 0.4" holds more than one entry: separate the entries with commas, or give each its own item in a list'));
+		expect(await failure('person: 0.7car: 0.5')).toEqual(refusal('"person: 0.7car: 0.5" holds more than one entry: separate the entries with commas, or give each its own item in a list'));
+		expect(await failure('person: 1car: 0.5')).toEqual(refusal('"person: 1car: 0.5" holds more than one entry: separate the entries with commas, or give each its own item in a list'));
+		// a number followed by a colon, a digit, a dot or nothing ends no entry
+		expect(read('time: 12:00: 1, v: 1.2.3: 0.5')).toEqual({ labelMinimums: { byLabel: [['time: 12:00', 1], ['v: 1.2.3', 0.5]] } });
 	});
 
 	it('a minimum outside 0–1 still fails the item, quoted or not', async () => {

@@ -175,7 +175,7 @@ export const labelMinimumsOption = (leavesOut: string, example: string): INodePr
 	type: 'string',
 	default: '',
 	placeholder: `e.g. ${example}, ${OTHER_LABELS}: 0.3`,
-	description: `${leavesOut} label: minimum pairs, separated by commas (or semicolons or lines); ${OTHER_LABELS} sets every other label’s minimum. Labels are matched exactly as the service returns them (case counts); quotes around a label, as in JSON, are taken off.`,
+	description: `${leavesOut} label: minimum pairs, separated by commas (or semicolons or lines); ${OTHER_LABELS} sets every other label’s minimum. Labels are matched exactly as the service returns them (case counts); quotes around a label, as in JSON, are taken off. A label with a comma in it (ImageNet’s) goes in an expression’s list, one entry per item, or an object.`,
 });
 
 /** Options every operation shares: how requests are sent. */

@@ -50,14 +50,24 @@ export function classificationAboveMinimums(result: ClassifyResult, minimums: La
 	return best ? { category: best.category, confidence: best.confidence, predictions } : { category: null, confidence: null, predictions };
 }
 
-/** Entries are separated by commas, semicolons or line breaks: no label a model gives holds one. */
+/**
+ * In a text, entries are separated by commas, semicolons or line breaks. Some labels hold a comma
+ * (ImageNet's "tench, Tinca tinca"): an object or a list from an expression gives them, each list
+ * item one entry, split no further.
+ */
 const ENTRY_SEPARATOR = /[,;\r\n]/;
 /** The quotes a label or minimum may be written in, each opening one with its closing one. */
-const QUOTE_PAIRS: Record<string, string> = { '"': '"', "'": "'", '“': '”', '‘': '’' };
+const QUOTE_PAIRS: Record<string, string> = { '"': '"', "'": "'", '“': '”', '‘': '’', '„': '“', '‚': '‘', '«': '»', '»': '«', '‹': '›', '「': '」', '『': '』' };
 /** What a label cannot start or end with once its own quotes are off: a quote or a bracket left by JSON-like text. */
-const STRAY_MARK = /^["'“”‘’{}[\]]|["'“”‘’{}[\]]$/;
-/** A label that holds a whole entry and the start of another: "person: 0.7 car" of "person: 0.7 car: 0.4". */
-const TWO_ENTRIES = /:\s*-?(\d+(\.\d*)?|\.\d+)\s+\S/;
+const STRAY_MARK = /^["'“”‘’„‚«»‹›「」『』{}[\]]|["'“”‘’„‚«»‹›「」『』{}[\]]$/;
+/**
+ * A label that holds a whole entry and the start of another: "person: 0.7 car" of "person: 0.7
+ * car: 0.4", "person: 0.7car" of "person: 0.7car: 0.4". A number after a colon is taken to end an
+ * entry when more than digits, a dot or a colon follows it (a label "time: 12:00" stays one).
+ */
+const TWO_ENTRIES = /:\s*-?(\d+(\.\d*)?|\.\d+)(?=\s*[^\s\d.:])/;
+/** A minimum written with a decimal comma, "person: 0,7", which the commas between entries would split. */
+const DECIMAL_COMMA = /:\s*(-?\d+,\d+)\s*(?=$|[,;\r\n}])/;
 
 /** A text without the one pair of quotes around it, if it has one. */
 function unquoted(text: string): string {
@@ -65,22 +75,23 @@ function unquoted(text: string): string {
 	return text.length >= 2 && closing !== undefined && text.endsWith(closing) ? text.slice(1, -1).trim() : text;
 }
 
-/** The entries as written: a text split into its entries (JSON-like text's braces taken off), a list's texts each split the same way. */
-function writtenEntries(value: unknown): unknown {
-	const split = (text: string) => text.split(ENTRY_SEPARATOR);
-	if (typeof value === 'string') {
-		const text = value.trim();
-		return split(text.startsWith('{') && text.endsWith('}') ? text.slice(1, -1) : text);
-	}
-	if (Array.isArray(value)) return value.flatMap((entry: unknown) => (typeof entry === 'string' ? split(entry) : [entry]));
-	return value;
+/** The entries as written: a text split into its entries (JSON-like text's braces taken off); a list or an object as it is. */
+function writtenEntries(value: unknown, fail: (message: string) => never): unknown {
+	if (typeof value !== 'string') return value;
+	const text = value.trim();
+	const decimalComma = DECIMAL_COMMA.exec(text)?.[1];
+	if (decimalComma !== undefined) fail(decimalCommaMessage(decimalComma));
+	return (text.startsWith('{') && text.endsWith('}') ? text.slice(1, -1) : text).split(ENTRY_SEPARATOR);
 }
+
+const decimalCommaMessage = (minimum: string) =>
+	`the minimum ${shownValue(minimum)} has a decimal comma: write it with a decimal point (${minimum.replace(',', '.')}); commas separate the entries`;
 
 /**
  * Reads Minimum Confidence per Label of one item: text ("person: 0.7, car: 0.4, *: 0.3"; entries
  * may be separated by semicolons or lines too, and labels and minimums written in quotes, as in
- * JSON), or from an expression an object ({ person: 0.7 }) or a list of such texts. Blank: no
- * minimums. A label no detection carries is no error (models differ); what cannot be meant is.
+ * JSON), or from an expression an object ({ person: 0.7 }) or a list of texts, one entry each
+ * (["tench, Tinca tinca: 0.5"]). Blank: no minimums. A label no detection carries is no error (models differ); what cannot be meant is.
  */
 export function readLabelMinimums(this: IExecuteFunctions, itemIndex: number, options: IDataObject): Pick<DetectionOptions, 'labelMinimums'> {
 	const value = options.minConfidenceByLabel;
@@ -90,12 +101,14 @@ export function readLabelMinimums(this: IExecuteFunctions, itemIndex: number, op
 	};
 	const minimums: LabelMinimums = { byLabel: [] };
 	const seen = new Map<string, number>();
-	for (const [written, raw] of namedEntries(writtenEntries(value), 'label: minimum', fail)) {
+	for (const [written, raw] of namedEntries(writtenEntries(value, fail), 'label: minimum', fail)) {
 		const label = unquoted(written);
 		if (label === '') fail(`an entry has no label before its colon`);
 		if (STRAY_MARK.test(label)) fail(`the label ${shownValue(label)} starts or ends with a quote or a bracket: write each label as the service spells it, e.g. person: 0.7`);
-		if (TWO_ENTRIES.test(label)) fail(`${shownValue(`${label}: ${String(raw)}`)} holds more than one entry: separate the entries with commas`);
-		const minimum = numberFromText(typeof raw === 'string' ? unquoted(raw) : raw);
+		if (TWO_ENTRIES.test(label)) fail(`${shownValue(`${label}: ${String(raw)}`)} holds more than one entry: separate the entries with commas, or give each its own item in a list`);
+		const text = typeof raw === 'string' ? unquoted(raw) : raw;
+		if (typeof text === 'string' && /^-?\d+,\d+$/.test(text)) fail(decimalCommaMessage(text));
+		const minimum = numberFromText(text);
 		if (typeof minimum !== 'number' || !(minimum >= 0 && minimum <= 1)) return fail(`the minimum for "${truncate(label, 40)}" must be a number from 0 to 1, got ${shownValue(raw)}`);
 		const before = seen.get(label);
 		if (before !== undefined && before !== minimum) fail(`"${truncate(label, 40)}" is given twice, with ${before} and ${minimum}`);
