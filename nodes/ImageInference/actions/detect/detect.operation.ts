@@ -67,6 +67,18 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 		url: imageSource === 'url',
 		annotated: imageFields.annotated !== undefined && request.annotate !== false,
 	});
+	const watch = readWatchSettings(options, this, itemIndex, request.confidence ?? null, detections);
+	// Under Continue, n8n's Retry On Fail runs the whole node again when output item 0 has json.error
+	// (n8n-core dist/execution-engine/workflow-execute.js: 2.41.1 checkFailure in the retry loop,
+	// 1.123.81 the loop after maxTries): the run it replaces has already written its looks, so the
+	// rerun would compare with them and the arrivals that run saw would never be reported.
+	if (watch && this.getNode().retryOnFail === true && this.continueOnFail()) {
+		throw new NodeOperationError(this.getNode(), 'Compare With Previous Look does not run with Retry On Fail on under On Error Continue', {
+			itemIndex,
+			description:
+				'Turn off Retry On Fail in this node’s Settings: after a failed first item n8n would run the whole node again, comparing with the looks of the run it replaces, and the arrivals that run saw would never be reported. The node’s own Options > Retries retries each image’s request.',
+		});
+	}
 	return {
 		request,
 		detections,
@@ -77,7 +89,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 		includeImagesWithoutObjects:
 			readOptionalBoolean.call(this, itemIndex, options, 'includeImagesWithoutObjects', 'Include Images Without Objects') ?? false,
 		imageFields,
-		watch: readWatchSettings(options, this, itemIndex, request.confidence ?? null, detections),
+		watch,
 	};
 }
 
