@@ -46,6 +46,9 @@ describe('Minimum Confidence per Label, written as JSON or with other separators
 		expect(await failure('person: 0,7')).toEqual(decimalComma('0,7', '0.7'));
 		expect(await failure('car: 0.5, person: 0,75, dog: 0.2')).toEqual(decimalComma('0,75', '0.75'));
 		expect(await failure('person: 0,7; car: 0.5')).toEqual(decimalComma('0,7', '0.7'));
+		expect(await failure('person: 0,7\ncar: 0.5')).toEqual(decimalComma('0,7', '0.7'));
+		expect(await failure('person: 0,7 \r\ncar: 0.5')).toEqual(decimalComma('0,7', '0.7'));
+		expect(await failure(['person: -0,5'])).toEqual(decimalComma('-0,5', '-0.5'));
 		expect(await failure('{person: 1,0}')).toEqual(decimalComma('1,0', '1.0'));
 		expect(await failure(['person: 0,7'])).toEqual(decimalComma('0,7', '0.7'));
 		expect(await failure(['person: "0,7"'])).toEqual(decimalComma('0,7', '0.7'));
@@ -57,7 +60,7 @@ describe('Minimum Confidence per Label, written as JSON or with other separators
 	it('labels in guillemets or corner brackets are the label inside them; one left open fails the item', async () => {
 		expect(read('«person»: 0.7, ‹car›: 0.4, »dog«: 0.3')).toEqual({ labelMinimums: { byLabel: [['person', 0.7], ['car', 0.4], ['dog', 0.3]] } });
 		expect(read('「person」: 0.7; 『car』: 0.4; „bus“: 0.2; ‚van‘: 0.1')).toEqual({ labelMinimums: { byLabel: [['person', 0.7], ['car', 0.4], ['bus', 0.2], ['van', 0.1]] } });
-		for (const label of ['«person', 'person»', '「person', 'person」', '『person', '‹person', '„person']) {
+		for (const label of ['«person', 'person»', '「person', 'person」', '『person', 'person』', '‹person', 'person›', '„person', '‚person']) {
 			expect(await failure(`${label}: 0.7`)).toEqual(
 				refusal(`the label ${JSON.stringify(label)} starts or ends with a quote or a bracket: write each label as the service spells it, e.g. person: 0.7`),
 			);
