@@ -55,8 +55,8 @@ describe('the editor’s bounds are the node’s', () => {
 		return options.flatMap((collection) => (collection.options as INodeProperties[]).filter((option) => option.type === 'number'));
 	};
 	const refusal = async (operation: string, name: string, value: number) => {
-		// Cooldown is read only when looks are compared
-		const watch = operation === 'detect' ? { compareWithPreviousLook: true } : {};
+		// the comparison's options reach the node with Compare With Previous Look on, tracking's with Track Objects on too
+		const watch = operation === 'detect' ? { compareWithPreviousLook: true, trackObjects: true } : {};
 		const parameters = (operation === 'detect' ? detectParameters : classifyParameters)(server(), { options: { ...watch, [name]: value } });
 		const { items } = await run(parameters, [operation === 'detect' ? carItem() : dogItem()], { onError: 'continueRegularOutput' });
 		return (items[0].json.error as { message?: string } | undefined)?.message;
