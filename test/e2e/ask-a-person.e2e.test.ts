@@ -201,6 +201,8 @@ describe.each(e2eVersions())('examples/ask-a-person.json activated in real n8n %
 		expect((await executions()).map((execution) => execution.status)).toEqual(['waiting']);
 
 		await answer(url, picked);
+		// the record exists before its annotations call is made: read it once the execution is done
+		await until('the execution finished', async () => ((await executions())[0]?.status === 'success' ? true : undefined));
 		const record = await recordOf(CAR);
 		expect(record).toMatchObject({ name: 'car.jpg', size: CAR.length });
 		expect(batchName(record.batchId)).toBe(LABELLED_BATCH);
@@ -208,7 +210,6 @@ describe.each(e2eVersions())('examples/ask-a-person.json activated in real n8n %
 			{ label: picked, category: 'category' },
 		]);
 		expect(project().labels.map((label) => label.name)).toEqual([picked]);
-		await until('the execution finished', async () => ((await executions())[0]?.status === 'success' ? true : undefined));
 
 		// the link answers once: n8n shows a second answer "No action required", and it changes nothing
 		const again = new FormData();
