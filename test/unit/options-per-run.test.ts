@@ -109,8 +109,10 @@ describe('Options read once per run, or per item when an expression sets one', (
 			['camera 1', true],
 			['camera 2', false],
 		]);
-		// tracking is one of the settings a look's counts are taken under
-		expect(cameras.map((watch) => watch?.settings === first!.settings)).toEqual([true, true, false]);
+		// tracking counts nothing: a look's counts are taken under the same settings with it off
+		expect(cameras.map((watch) => watch?.settings === first!.settings)).toEqual([true, true, true]);
+		const zonedApart = watchesOf('={{ $json.options }}', (itemIndex) => ({ ...watching, zones: { zone: [{ name: 'lot', points: itemIndex < 2 ? '0,0 1,0 1,1' : '0,0 1,0 0,1' }] } }));
+		expect(zonedApart.map((watch) => watch?.settings === first!.settings)).toEqual([true, true, false]);
 	});
 
 	it('the minimums per label are made into one test per options', () => {

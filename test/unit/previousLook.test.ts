@@ -3,6 +3,7 @@ import { ObservableObject } from 'n8n-workflow';
 
 import type { Watch } from '../../nodes/ImageInference/pipeline/comparison';
 import { DEFAULT_COOLDOWN_SCOPE, DEFAULT_DEPARTURE_AFTER_LOOKS, DEFAULT_WATCH_KEY, MAX_WATCH_BYTES, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, fingerprint, readWatch, settingsFingerprint } from '../../nodes/ImageInference/pipeline/comparison';
+import type { ZoneAndSizeOptions } from '../../nodes/ImageInference/pipeline/types';
 import { failureOf, readerContext } from '../node/setup';
 
 const MINUTE = 60_000;
@@ -213,12 +214,18 @@ describe('Compare With Previous Look', () => {
 	});
 
 	it('fingerprints the settings of a look: the threshold and the steps’ options, once per options object and threshold', () => {
-		const options = { zonesAndSizes: { zones: [] } };
-		expect(settingsFingerprint(0.5, options)).toBe(fingerprint({ confidence: 0.5, zonesAndSizes: { zones: [] } }));
-		expect(settingsFingerprint(null, options)).toBe(fingerprint({ confidence: null, zonesAndSizes: { zones: [] } }));
+		const zonesAndSizes: ZoneAndSizeOptions = { zones: [], units: 'relative', anchor: 'center', onlyInZones: false };
+		const options = { zonesAndSizes };
+		expect(settingsFingerprint(0.5, options)).toBe(fingerprint({ confidence: 0.5, zonesAndSizes }));
+		expect(settingsFingerprint(null, options)).toBe(fingerprint({ confidence: null, zonesAndSizes }));
 		expect(settingsFingerprint(0.4, options)).not.toBe(settingsFingerprint(0.5, options));
-		expect(settingsFingerprint(0.5, { zonesAndSizes: { zones: [], onlyInZones: true } })).not.toBe(settingsFingerprint(0.5, options));
+		expect(settingsFingerprint(0.5, { zonesAndSizes: { ...zonesAndSizes, onlyInZones: true } })).not.toBe(settingsFingerprint(0.5, options));
 		expect(settingsFingerprint(0.5, { ...options })).toBe(settingsFingerprint(0.5, options));
+	});
+
+	it('leaves Track Objects Across Looks out of the fingerprint: turning it on or off starts no new baseline', () => {
+		const zonesAndSizes: ZoneAndSizeOptions = { zones: [], units: 'relative', anchor: 'center', onlyInZones: false };
+		expect(settingsFingerprint(0.5, { zonesAndSizes: { ...zonesAndSizes, tracked: true } })).toBe(settingsFingerprint(0.5, { zonesAndSizes }));
 	});
 
 	it('tells settings apart by a short fingerprint', () => {

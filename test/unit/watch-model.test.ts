@@ -8,13 +8,14 @@
  *
  * - each arrival is reported once, and an object standing there at a baseline look is none;
  * - each stay over its limit is alerted once (not twice; and not never, once the track counts): a
- *   stay whose tracks the bound forgot or a look with tracking off dropped (the node knows it) is
- *   alerted again only flagged `resumedAfterLoss`, as are exactly the tracks of the key's next
- *   look with tracking, and that look's item says so in its warnings; a stay whose static data
- *   was lost (which the node cannot tell from a first look) starts again;
+ *   stay whose tracks the bound forgot (the node knows it) is alerted again only flagged
+ *   `resumedAfterLoss`, as are exactly the tracks of the key's next look with tracking, and that
+ *   look's item says so in its warnings; a stay whose static data was lost (which the node cannot
+ *   tell from a first look) starts again; looks with tracking off leave the tracks as they were;
  * - a trackId is never given to two objects of a key, nor again once the key's tracks were lost;
  * - a stay never shrinks while the object stays (nor its time in a zone while it stays in it);
- * - a baseline look (a key's first, the first under other settings) reports nothing;
+ * - a baseline look (a key's first, the first under other settings) reports nothing, and neither
+ *   does tracking on the first look with tracks;
  * - a change that holds past its cooldown (and Departure After Looks) is reported.
  *
  * CI runs a fixed seed and a few hundred sequences; WATCH_MODEL_RUNS and WATCH_MODEL_SEED run a
@@ -116,7 +117,7 @@ interface KeyModel {
 	lastLook?: { right: number; tracking: boolean; confidence?: number };
 	/** The Confidence Threshold: undefined (the model's default) or 0.4. */
 	confidence?: number;
-	/** Bumped when the key's tracks are lost: the static data, the bound, tracking turned off. */
+	/** Bumped when the key's tracks are lost: the static data, the bound. */
 	trackingEpoch: number;
 	/** The looks of the key since its last baseline: their time and counts (JSON), for the cooldown rule. */
 	countsRun: Array<{ now: number; counts: string }>;
@@ -132,7 +133,7 @@ interface KeyModel {
 	alerted: Set<string>;
 	/** Per real object and zone ("" the image): its stay was alerted, since the node last could not know it. */
 	objectAlerts: Set<string>;
-	/** The bound, or a look with tracking off, dropped the key's tracks: its next look with tracking says so, and the tracks it starts are flagged. */
+	/** The bound dropped the key's tracks: its next look with tracking says so, and the tracks it starts are flagged. */
 	forgottenWithTracks: boolean;
 	/** How many more looks start tracks flagged resumedAfterLoss. */
 	resumedLooksLeft: number;
@@ -250,9 +251,15 @@ function runSequence(options: Options, actions: Action[]): void {
 		now += MINUTE;
 		const settings = settingsOf(model);
 		const previousLook = model.lastLook;
-		const baseline = previousLook === undefined || previousLook.right !== model.right || previousLook.tracking !== model.tracking || previousLook.confidence !== model.confidence;
+		const baseline = previousLook === undefined || previousLook.right !== model.right || previousLook.confidence !== model.confidence;
 		model.lastLook = { right: model.right, tracking: model.tracking, confidence: model.confidence };
-		for (const object of model.gone) if (!baseline) object.missed++;
+		// the key's look as kept before this one: under other settings, the tracks this look does not see stay counted in the baseline, as far as last reported
+		type Kept = { counts: Record<string, number>; zones: Record<string, Record<string, number>>; tracking?: { tracks: Array<{ id: number; label: string; zones: Record<string, number> }> } };
+		const keptBefore = JSON.parse(JSON.stringify((store.looks as Record<string, Kept> | undefined)?.[action.key] ?? null)) as Kept | null;
+		// tracking's baseline: the look's, or the first look with tracks; a look with tracking off sees nothing for the tracks, which stay as they were
+		const trackingBaseline = baseline || keptBefore?.tracking === undefined;
+		const missable = model.tracking && !trackingBaseline;
+		for (const object of model.gone) if (missable) object.missed++;
 		model.gone = model.gone.filter((object) => object.missed <= options.keepMissedLooks);
 		// each object as the service sees it this look: hidden, jittered up across the bay's edge, or as it stands
 		const seen: Array<{ object: RealObject; box: SeenObject }> = [];
@@ -265,25 +272,19 @@ function runSequence(options: Options, actions: Action[]): void {
 			if (object.hiddenFor > 0 || (!wasPerturbed && index === action.hide)) {
 				object.hiddenFor = Math.max(object.hiddenFor - 1, 0);
 				object.perturbed = true;
-				if (!baseline) object.missed++;
+				if (missable) object.missed++;
 				return;
 			}
-			// hidden for longer than Track Kept Through Missed Looks, its track departed: back, it is another object to the tracker
-			if (object.missed > options.keepMissedLooks) object.id = nextObject++;
-			object.missed = 0;
+			if (model.tracking) {
+				// hidden for longer than Track Kept Through Missed Looks, its track departed: back, it is another object to the tracker
+				if (object.missed > options.keepMissedLooks) object.id = nextObject++;
+				object.missed = 0;
+			}
 			const jitters = !wasPerturbed && index === action.jitter && Math.floor(object.place / 4) === EDGE_ROW;
 			object.perturbed = jitters;
 			seen.push({ object, box: { label: object.label, box: [x, y - (jitters ? JITTER : 0), ...SIZE] } });
 		});
-		// the key's look as kept before this one: under other settings, the tracks this look does not see stay counted in the baseline, as far as last reported
-		type Kept = { counts: Record<string, number>; zones: Record<string, Record<string, number>>; tracking?: { tracks: Array<{ id: number; label: string; zones: Record<string, number> }> } };
-		const keptBefore = JSON.parse(JSON.stringify((store.looks as Record<string, Kept> | undefined)?.[action.key] ?? null)) as Kept | null;
-		const holdsUnseen = baseline && previousLook !== undefined && previousLook.tracking && model.tracking;
-		// a look without tracking drops the tracks, noting it when it held some
-		if (!model.tracking) {
-			model.forgottenWithTracks ||= (keptBefore?.tracking?.tracks.length ?? 0) > 0;
-			loseTracks(model, model.forgottenWithTracks);
-		}
+		const holdsUnseen = baseline && previousLook !== undefined && keptBefore?.tracking !== undefined && model.tracking;
 		const result = lookAt(store, action.key, settings, seen.map(({ box }) => box), now);
 		const forgottenNote = result.warnings.filter((warning) => /were (forgotten|dropped) at/.test(warning));
 		const expectedNotes = model.forgottenWithTracks && model.tracking ? 1 : 0;
@@ -297,9 +298,8 @@ function runSequence(options: Options, actions: Action[]): void {
 		}
 		if (model.resumedLooksLeft > 0 && result.tracking) {
 			for (const detection of result.detections) if (detection.trackId !== null && !model.ids.has(detection.trackId)) model.resumedIds.add(detection.trackId);
-			if (!baseline) model.resumedLooksLeft--;
+			if (!trackingBaseline) model.resumedLooksLeft--;
 		}
-		if (!model.tracking) model.resumedLooksLeft = 0;
 		const comparison = result.comparison!;
 		const tracking = result.tracking;
 		const where = `${action.key} at ${new Date(now).toISOString()}`;
@@ -313,7 +313,9 @@ function runSequence(options: Options, actions: Action[]): void {
 		if (baseline) {
 			const zoneChanges = Object.values(comparison.zones ?? {}).flatMap((zone) => [...zone.appeared, ...zone.disappeared]);
 			if (comparison.changed || comparison.appeared.length || comparison.disappeared.length || zoneChanges.length) fail('a baseline look reported a change of the counts');
-			if (tracking && (tracking.arrivals.length || tracking.departed.length)) fail(`a baseline look reported arrivals ${JSON.stringify(tracking.arrivals)} or departures ${JSON.stringify(tracking.departed)}`);
+		}
+		if (trackingBaseline && tracking && (tracking.arrivals.length || tracking.departed.length)) {
+			fail(`tracking's baseline look reported arrivals ${JSON.stringify(tracking.arrivals)} or departures ${JSON.stringify(tracking.departed)}`);
 		}
 
 		// a change that holds past its cooldown and Departure After Looks is reported
@@ -343,6 +345,9 @@ function runSequence(options: Options, actions: Action[]): void {
 			if (canonical([kept.counts, kept.zones]) !== counts) fail(`counts steady since ${new Date(model.countsRun[0].now).toISOString()} are not reported: kept ${canonical([kept.counts, kept.zones])}, seen ${counts}`);
 		}
 
+		const matched = options.cooldownMinutes === 0 && options.countAfterLooks === 1 && options.departureAfterLooks === options.keepMissedLooks + 1;
+		// the comparison's drops, with tracking on or off
+		if (matched) for (const label of Object.keys(comparison.changeByLabel)) if (comparison.changeByLabel[label] < 0) model.drops.push({ label, at: now });
 		if (!tracking) return;
 		for (const arrival of tracking.arrivals) {
 			if (model.arrivedIds.has(arrival.trackId)) fail(`track ${arrival.trackId} reported as an arrival twice`);
@@ -366,7 +371,7 @@ function runSequence(options: Options, actions: Action[]): void {
 			if (before && Math.abs(before.firstSeen - firstSeen) > 500) fail(`object ${object.id}'s stay went from since ${new Date(before.firstSeen).toISOString()} to since ${new Date(firstSeen).toISOString()}`);
 			const seenRun = before ? before.seenRun + 1 : 1;
 			// an object its tracks first saw on a baseline look was standing there: never an arrival
-			const standing = before ? before.standing : baseline;
+			const standing = before ? before.standing : trackingBaseline;
 			model.trackOf.set(object.id, { trackId, epoch: model.trackingEpoch, firstSeen: before?.firstSeen ?? firstSeen, lastSeen: now, seenRun, standing });
 			if (tracking.arrivals.some((arrival) => arrival.trackId === trackId)) {
 				if (standing) fail(`object ${object.id}, standing there at a baseline look, reported as an arrival`);
@@ -389,7 +394,7 @@ function runSequence(options: Options, actions: Action[]): void {
 				['', detection.seenForSeconds, model.stayLimit],
 				['bay', detection.secondsInZones?.bay, model.stayLimit / 2],
 			] as Array<[string, number | undefined, number]>) {
-				if (seconds === undefined || seconds * 1000 <= limitMinutes * MINUTE || seenRun <= options.countAfterLooks || baseline) continue;
+				if (seconds === undefined || seconds * 1000 <= limitMinutes * MINUTE || seenRun <= options.countAfterLooks || trackingBaseline) continue;
 				if (!model.alerted.has(`${trackId}/${zone}`) && !tracking.overstays.some((stay) => stay.trackId === trackId && (stay.zone ?? '') === zone && !stay.alreadyReported)) {
 					fail(`object ${object.id} (track ${trackId}) over its ${zone || 'image'} limit of ${limitMinutes} minutes for ${seconds} s, never alerted`);
 				}
@@ -427,8 +432,7 @@ function runSequence(options: Options, actions: Action[]): void {
 		// with tolerances that match (no cooldown, an arrival at once, a drop reported on the look a missing track departs), each departure
 		// tracking reports is reported by the comparison too: a drop of the label's count on a look since the object was last seen (unless an
 		// object of the label came since the last look that saw every track of the label, which the counts cannot tell from one hidden or gone)
-		if (options.cooldownMinutes > 0 || options.countAfterLooks > 1 || options.departureAfterLooks !== options.keepMissedLooks + 1) return;
-		for (const label of Object.keys(comparison.changeByLabel)) if (comparison.changeByLabel[label] < 0) model.drops.push({ label, at: now });
+		if (!matched) return;
 		for (const label of newTracks) model.arrivalTimes.push({ label, at: now });
 		const tracksNow = (store.looks as Record<string, { tracking: { tracks: Array<{ label: string }> } }>)[action.key].tracking.tracks;
 		for (const label of new Set(tracksNow.map((track) => track.label))) {

@@ -149,13 +149,27 @@ describe('tracks lost: a first look again, with ids the key never gave', () => {
 		expect(lost.comparison!.reason).toMatch(/^first look/);
 	});
 
-	it('tracking turned off and on: the look with tracking on again is a baseline with new ids', () => {
+	it('tracking turned off and on: the tracks go on with their ids, the standing cars are no arrivals, and the counts are compared', () => {
 		const store: IDataObject = {};
 		tracked(store);
-		expect(lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED, OTHER], at(10)).tracking).toBeUndefined();
+		const off = lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED, OTHER], at(10));
+		expect(off.tracking).toBeUndefined();
+		expect(off.comparison!.reason).toBe('no change since the counts last reported');
 		const on = lookAt(store, 'gate', settings, [PARKED, OTHER], at(15));
-		expect(on.detections.map((detection) => detection.trackId)).toEqual([at(15), at(15) + 1]);
-		expect(on.tracking).toMatchObject({ arrivals: [], arrivalsByLabel: {} });
+		expect(on.detections.map((detection) => [detection.trackId, detection.seenForSeconds])).toEqual([
+			[at(0), 900],
+			[at(0) + 1, 600],
+		]);
+		expect(on.tracking).toMatchObject({ arrivals: [], departed: [], arrivalsByLabel: { car: 1 } });
+		expect(on.comparison!.reason).toBe('no change since the counts last reported');
+		expect(on.warnings).toEqual([]);
+	});
+
+	it('a car gone on the look tracking is turned off, and one come on the look it is turned on again: the comparison reports each', () => {
+		const store: IDataObject = {};
+		tracked(store);
+		expect(lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(10)).comparison!.changeByLabel).toEqual({ car: -1 });
+		expect(lookAt(store, 'gate', settings, [PARKED, THIRD], at(15)).comparison!.changeByLabel).toEqual({ car: 1 });
 	});
 
 	it('tracking turned on for a key compared without it: a baseline for tracking, even under the same settings', () => {
@@ -517,23 +531,19 @@ describe('the baseline keeps counted what tracking holds unseen, as far as last 
 
 describe('tracking turned off while objects stand, and on again', () => {
 	const settings: WatchSettings = { stayLimitMinutes: 30 };
-	const dropped = (tracks: string, at: string) =>
-		`Track Objects Across Looks: the tracks of Watch Key "gate" (${tracks}) were dropped at ${at} by a look with Track Objects Across Looks off; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`;
+	const newAlerts = (looks: Array<ReturnType<typeof lookAt>>, minutes: number[]) =>
+		looks.flatMap((look, index) => (look.tracking?.overstays ?? []).filter((stay) => !stay.alreadyReported).map((stay) => [minutes[index], stay.trackId, stay.resumedAfterLoss === true]));
 
-	it('the car alerted at 35, tracking off at 40 and on at 45: the look on again says so, its stay alerted at 80 flagged resumedAfterLoss', () => {
+	it('the car alerted at 35, tracking off at 40 and on at 45: one alert, and its departure’s stay counts from 08:00', () => {
 		const store: IDataObject = {};
-		const alerts: Array<[number, number, boolean]> = [];
-		const warnings = new Map<number, string[]>();
-		for (let minute = 0; minute <= 90; minute += 5) {
-			const look = lookAt(store, 'gate', { ...settings, tracking: minute !== 40 }, [PARKED], at(minute));
-			warnings.set(minute, look.warnings);
-			for (const stay of look.tracking?.overstays ?? []) if (!stay.alreadyReported) alerts.push([minute, stay.trackId, stay.resumedAfterLoss === true]);
-		}
-		expect(alerts).toEqual([
-			[35, at(0), false],
-			[80, at(45), true],
+		const minutes = Array.from({ length: 19 }, (_, index) => index * 5);
+		const looks = minutes.map((minute) => lookAt(store, 'gate', { ...settings, tracking: minute !== 40 }, [PARKED], at(minute)));
+		expect(newAlerts(looks, minutes)).toEqual([[35, at(0), false]]);
+		expect(looks.flatMap((look) => look.warnings)).toEqual([]);
+		const left = [95, 100].map((minute) => lookAt(store, 'gate', settings, [], at(minute)));
+		expect(left[1].tracking!.departed).toEqual([
+			{ trackId: at(0), label: 'car', zones: [], firstSeenAt: '2026-11-28T08:00:00.000Z', lastSeenAt: '2026-11-28T09:30:00.000Z', stayedSeconds: 5400 },
 		]);
-		expect([warnings.get(40), warnings.get(45), warnings.get(50)]).toEqual([[], [dropped('1 track', '2026-11-28T08:40:00.000Z')], []]);
 	});
 
 	it('a key forgotten by the bound whose next look has tracking off says so at its next look with tracking on', () => {
@@ -546,30 +556,28 @@ describe('tracking turned off while objects stand, and on again', () => {
 		expect(on.detections[0].trackId).toBe(at(3));
 	});
 
-	it('tracking off with no track held leaves no note; off twice keeps the first note', () => {
+	it('looks with tracking off leave the tracks as they were: a car gone meanwhile departs at the looks with tracking after them, its stay up to its last tracked sighting', () => {
 		const store: IDataObject = {};
-		lookAt(store, 'gate', settings, [], at(0));
-		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(1));
+		for (const minute of [0, 5, 10]) lookAt(store, 'gate', settings, [PARKED], at(minute));
+		const tracksBefore = JSON.stringify((store.looks as Record<string, { tracking: unknown }>).gate.tracking);
+		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(15));
+		lookAt(store, 'gate', { ...settings, tracking: false }, [], at(20));
+		expect(JSON.stringify((store.looks as Record<string, { tracking: unknown }>).gate.tracking)).toBe(tracksBefore);
 		expect(store).not.toHaveProperty('forgottenTracks');
-		expect(lookAt(store, 'gate', settings, [PARKED], at(2)).warnings).toEqual([]);
-		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(3));
-		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(4));
-		expect(lookAt(store, 'gate', settings, [PARKED], at(5)).warnings).toEqual([dropped('1 track', '2026-11-28T08:03:00.000Z')]);
+		// Track Kept Through Missed Looks 1: missed at 25, departed at 30
+		const [kept, departed] = [25, 30].map((minute) => lookAt(store, 'gate', settings, [], at(minute)));
+		expect(kept.tracking!.departed).toEqual([]);
+		expect(departed.tracking!.departed).toEqual([
+			{ trackId: at(0), label: 'car', zones: [], firstSeenAt: '2026-11-28T08:00:00.000Z', lastSeenAt: '2026-11-28T08:10:00.000Z', stayedSeconds: 600 },
+		]);
 	});
 
-	it('off at 32, on at 33 with the car hidden, off at 34, on at 35: the look at 35 says so, its stay alerted at 66 flagged', () => {
+	it('off at 32, on at 33 with the car hidden, off at 34, on at 35: one alert, the car’s track held through', () => {
 		const store: IDataObject = {};
-		const alerts: Array<[number, number, boolean]> = [];
-		const warnings = new Map<number, string[]>();
-		for (let minute = 0; minute <= 70; minute++) {
-			const look = lookAt(store, 'gate', { ...settings, tracking: minute !== 32 && minute !== 34 }, minute === 33 ? [] : [PARKED], at(minute));
-			warnings.set(minute, look.warnings);
-			for (const stay of look.tracking?.overstays ?? []) if (!stay.alreadyReported) alerts.push([minute, stay.trackId, stay.resumedAfterLoss === true]);
-		}
-		expect(alerts).toEqual([
-			[31, at(0), false],
-			[66, at(35), true],
-		]);
-		expect([warnings.get(33), warnings.get(35)]).toEqual([[dropped('1 track', '2026-11-28T08:32:00.000Z')], [dropped('0 tracks', '2026-11-28T08:34:00.000Z')]]);
+		const minutes = Array.from({ length: 71 }, (_, minute) => minute);
+		const looks = minutes.map((minute) => lookAt(store, 'gate', { ...settings, tracking: minute !== 32 && minute !== 34 }, minute === 33 ? [] : [PARKED], at(minute)));
+		expect(newAlerts(looks, minutes)).toEqual([[31, at(0), false]]);
+		expect(looks[70].detections.map((detection) => [detection.trackId, detection.seenForSeconds])).toEqual([[at(0), 4200]]);
+		expect(looks.flatMap((look) => look.warnings)).toEqual([]);
 	});
 });

@@ -7,6 +7,7 @@ import { jsonLength } from './jsonLength';
 import { countOneMore, hasOwnField, isRecord, ownField, setOwnField } from './records';
 import type { TrackingSettings, TrackingState } from './tracking';
 import { isCounts, trackingStateJsonLength, trackingStateProblem } from './tracking';
+import type { DetectionOptions } from './types';
 
 /**
  * Compare With Previous Look: each watch key's last counts, kept in the workflow's static data
@@ -24,8 +25,7 @@ export const MAX_WATCH_KEYS = 100;
 export const MAX_WATCH_BYTES = 100_000;
 export const MAX_WATCH_KEY_LENGTH = 200;
 /**
- * The most keys whose tracks were dropped (by the bound, or a look with tracking off) that the static
- * data keeps a note of (`forgottenTracks`), beside the looks' MAX_WATCH_BYTES: each its key's JSON
+ * The most keys whose tracks the bound dropped that the static data keeps a note of (`forgottenTracks`), beside the looks' MAX_WATCH_BYTES: each its key's JSON
  * (at most 1,202 characters, 6 for each control character or lone surrogate) and under 120 more.
  */
 export const MAX_FORGOTTEN_NOTES = 20;
@@ -72,15 +72,13 @@ interface RememberedLook {
 }
 
 /**
- * What the static data keeps of a key whose tracks were dropped (`forgottenTracks`), by the bound or
- * by a look with Track Objects Across Looks off: when, its next track id, how many tracks it held.
+ * What the static data keeps of a key whose tracks the bound dropped (`forgottenTracks`): when, its
+ * next track id, how many tracks it held.
  */
 interface ForgottenNote {
 	at: string;
 	nextId: number;
 	tracks: number;
-	/** Dropped by a look with Track Objects Across Looks off (else by the bound). */
-	trackingOff?: true;
 	/** Counts the notes written: the cap drops the lowest (a record lists integer-like keys first, whatever the order they were set in). */
 	order: number;
 }
@@ -176,15 +174,9 @@ export function compareWithPreviousLook(
 	// the note of tracks dropped is said by the key's next look that tracks again
 	const lost = current.tracking && previous?.tracking === undefined ? takeForgottenNote(store, watch.key) : undefined;
 	if (lost) {
-		const how = lost.trackingOff
-			? 'were dropped at ' + lost.at + ' by a look with Track Objects Across Looks off'
-			: `were forgotten at ${lost.at} to keep the workflow’s static data within ${MAX_WATCH_BYTES.toLocaleString('en-US')} characters`;
 		warnings.push(
-			`Track Objects Across Looks: the tracks of Watch Key "${truncate(watch.key, 40)}" (${lost.tracks} ${lost.tracks === 1 ? 'track' : 'tracks'}) ${how}; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`,
+			`Track Objects Across Looks: the tracks of Watch Key "${truncate(watch.key, 40)}" (${lost.tracks} ${lost.tracks === 1 ? 'track' : 'tracks'}) were forgotten at ${lost.at} to keep the workflow’s static data within ${MAX_WATCH_BYTES.toLocaleString('en-US')} characters; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`,
 		);
-	}
-	if (!current.tracking && previous?.tracking && leavesNote(previous.tracking)) {
-		noteForgotten(store, watch.key, { at: isoTime(now), nextId: previous.tracking.nextId, tracks: previous.tracking.tracks.length, trackingOff: true });
 	}
 	// the cooldowns still running, and when the last of them ends
 	let cooldowns: Record<string, string> = {};
@@ -252,7 +244,9 @@ export function compareWithPreviousLook(
 	if (cooldownCount > 0) look.cooldowns = cooldowns;
 	if (judging.lowerForCount > 0) look.lowerFor = lowerFor;
 	if (watch.settings !== undefined) look.settings = watch.settings;
-	if (tracking) look.tracking = tracking;
+	// a look with tracking off leaves the key's tracks as they were: they go on when it is on again
+	const tracks = tracking ?? previous?.tracking;
+	if (tracks) look.tracking = tracks;
 	const length = previous !== undefined && keepsWhatItKept(look, previous) ? previousLength : lookLength(look);
 	setOwnField(looks, watch.key, look);
 	memo.written.set(watch.key, { look, length });
@@ -588,7 +582,6 @@ function forgottenNotes(store: IDataObject): Record<string, ForgottenNote> {
 				at: note.at as string,
 				nextId: note.nextId as number,
 				tracks: note.tracks as number,
-				...(note.trackingOff === true ? { trackingOff: true as const } : {}),
 				order: note.order as number,
 			});
 		}
@@ -618,9 +611,12 @@ function takeForgottenNote(store: IDataObject, key: string): ForgottenNote | und
 	return note;
 }
 
-/** The fingerprint of the settings a look is taken under: the service's threshold and the steps' options. */
-export function settingsFingerprint(confidence: number | null, detectionOptions: object): string {
-	return fingerprint({ confidence, ...detectionOptions });
+/**
+ * The fingerprint of the settings a look is taken under: the service's threshold and the steps'
+ * options. Track Objects Across Looks counts nothing, so turning it on or off is no other setting.
+ */
+export function settingsFingerprint(confidence: number | null, detectionOptions: DetectionOptions): string {
+	return fingerprint({ confidence, ...detectionOptions, zonesAndSizes: { ...detectionOptions.zonesAndSizes, tracked: undefined } });
 }
 
 /** A short fingerprint of a value's JSON (FNV-1a, 32 bits): enough to tell settings apart, small to keep. */

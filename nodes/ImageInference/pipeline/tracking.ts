@@ -76,9 +76,9 @@ export interface TrackingState {
 	/** The next track's id: a key's first tracked look starts it at its time in milliseconds, so that tracks started afresh never take an id the key gave before. */
 	nextId: number;
 	/**
-	 * After the key's tracks were dropped (by the bound, or a look with tracking off): how many more
-	 * looks (baseline looks not counted) start tracks flagged `resumedAfterLoss`, as an object hidden
-	 * on the look after the loss may have stood there before it.
+	 * After the bound dropped the key's tracks: how many more looks (baseline looks not counted)
+	 * start tracks flagged `resumedAfterLoss`, as an object hidden on the look after the loss may
+	 * have stood there before it.
 	 */
 	resumedLooks?: number;
 	tracks: StoredTrack[];
@@ -420,10 +420,9 @@ export function defaultTrackingSettings(timeZone: string, zoned: boolean): Track
 
 /**
  * A key's tracking before its first tracked look, `now`. Its ids start at `now` in milliseconds:
- * tracks started afresh (the static data lost, the key forgotten by the bound, tracking turned off
- * and on) take ids above every id the key gave before, as long as the key started fewer tracks
- * than milliseconds passed; `lost`: the key's tracks were dropped (by the bound, or a look with
- * tracking off) with ids below `nextId` (kept above them, a clock set back too), and the looks
+ * tracks started afresh (the static data lost, the key forgotten by the bound) take ids above every
+ * id the key gave before, as long as the key started fewer tracks than milliseconds passed; `lost`:
+ * the bound dropped the key's tracks with ids below `nextId` (kept above them, a clock set back too), and the looks
  * that start tracks flagged `resumedAfterLoss`.
  */
 export function newTrackingState(now: number, lost?: { nextId: number; resumedLooks: number }): TrackingState {
