@@ -546,8 +546,8 @@ function readZoneStayLimits(value: unknown, zones: string[], fail: (message: str
 const isTime = (value: unknown): value is number => Number.isFinite(value);
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 const everyField = (record: Record<string, unknown>, test: (value: unknown) => boolean) => Object.values(record).every(test);
-/** Counts per label, as a look keeps them. */
-export const isCounts = (value: unknown): value is Counts => isRecord(value) && everyField(value, isTime);
+/** Counts per label, as a look keeps them: whole and not negative, or a hand edit would make up changes. */
+export const isCounts = (value: unknown): value is Counts => isRecord(value) && everyField(value, isCount);
 
 /**
  * What is wrong with a key's tracking state as the static data holds it (a hand edit, a restore, a
@@ -560,6 +560,7 @@ export function trackingStateProblem(value: unknown): string | undefined {
 	if (!Array.isArray(tracks)) return 'has no list of tracks';
 	const trackIndex = tracks.findIndex((track) => !isStoredTrack(track));
 	if (trackIndex >= 0) return `has a track without every field (track ${trackIndex + 1})`;
+	if (new Set((tracks as StoredTrack[]).map((track) => track.id)).size < tracks.length) return 'has two tracks of one id';
 	if (!isCount(nextId) || (tracks as StoredTrack[]).some((track) => track.id >= nextId)) return 'has no next track id above its tracks’ ids';
 	if (value.resumedLooks !== undefined && !isCount(value.resumedLooks)) return 'has no readable count of looks resumed';
 	if (!isRecord(arrivals) || !isTime(arrivals.since) || !(arrivals.day === undefined || typeof arrivals.day === 'string') || !isCounts(arrivals.byLabel) || !isRecord(arrivals.byZone) || !everyField(arrivals.byZone, isCounts)) {
@@ -579,6 +580,7 @@ function isStoredTrack(value: unknown): value is StoredTrack {
 		box.every(isTime) &&
 		isTime(value.firstSeen) &&
 		isTime(value.lastSeen) &&
+		value.lastSeen >= value.firstSeen &&
 		isCount(value.seenLooks) &&
 		isCount(value.missedLooks) &&
 		typeof value.arrived === 'boolean' &&
