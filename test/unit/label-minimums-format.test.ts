@@ -18,6 +18,8 @@ describe('Minimum Confidence per Label, written as JSON or with other separators
 		expect(read("'person': '0.7', \"*\": \"0.2\"")).toEqual({ labelMinimums: { byLabel: [['person', 0.7]], others: 0.2 } });
 		expect(read('“person”: 0.7, ‘car’: 0.4')).toEqual({ labelMinimums: { byLabel: [['person', 0.7], ['car', 0.4]] } });
 		expect(read({ '"person"': '"0.5"', car: 0.4 })).toEqual({ labelMinimums: { byLabel: [['person', 0.5], ['car', 0.4]] } });
+		// backticks, as Markdown shows a label
+		expect(read('`person`: 0.7, `*`: `0.2`')).toEqual({ labelMinimums: { byLabel: [['person', 0.7]], others: 0.2 } });
 	});
 
 	it('JSON-like text in braces reads as its entries', () => {
@@ -52,6 +54,8 @@ describe('Minimum Confidence per Label, written as JSON or with other separators
 		expect(await failure('{person: 1,0}')).toEqual(decimalComma('1,0', '1.0'));
 		expect(await failure(['person: 0,7'])).toEqual(decimalComma('0,7', '0.7'));
 		expect(await failure(['person: "0,7"'])).toEqual(decimalComma('0,7', '0.7'));
+		expect(await failure('"person": "0,7"')).toEqual(decimalComma('0,7', '0.7'));
+		expect(await failure("{'person': '0,75', 'car': 0.5}")).toEqual(decimalComma('0,75', '0.75'));
 		// a comma between entries is no decimal comma: "7" is a label here
 		expect(read('person: 0,7: 0.5')).toEqual({ labelMinimums: { byLabel: [['person', 0], ['7', 0.5]] } });
 		expect(read('person: 0, 7: 0.5')).toEqual({ labelMinimums: { byLabel: [['person', 0], ['7', 0.5]] } });
@@ -87,7 +91,7 @@ describe('Minimum Confidence per Label, written as JSON or with other separators
 
 	it('a quote or bracket left at a label’s start or end fails the item instead of naming a label nothing has', async () => {
 		const stray = (label: string) => refusal(`the label ${JSON.stringify(label)} starts or ends with a quote or a bracket: write each label as the service spells it, e.g. person: 0.7`);
-		for (const label of ['"person', 'person"', "'person", "person'", '“person', 'person”', '‘person', 'person’', '{person', 'person}', '[person', 'person]', '"person\'', '“person“', '"']) {
+		for (const label of ['"person', 'person"', "'person", "person'", '`person', 'person`', '“person', 'person”', '‘person', 'person’', '{person', 'person}', '[person', 'person]', '"person\'', '“person“', '"']) {
 			expect(await failure(`${label}: 0.7`)).toEqual(stray(label));
 		}
 		// the braces come off only as a pair around the whole text
@@ -102,8 +106,20 @@ describe('Minimum Confidence per Label, written as JSON or with other separators
 		expect(await failure('person: -0 cat: 0.4')).toEqual(refusal('"person: -0 cat: 0.4" holds more than one entry: separate the entries with commas, or give each its own item in a list'));
 		expect(await failure('person: 0.7car: 0.5')).toEqual(refusal('"person: 0.7car: 0.5" holds more than one entry: separate the entries with commas, or give each its own item in a list'));
 		expect(await failure('person: 1car: 0.5')).toEqual(refusal('"person: 1car: 0.5" holds more than one entry: separate the entries with commas, or give each its own item in a list'));
+		// colons between the entries
+		expect(await failure('person:0.7:car:0.5')).toEqual(refusal('"person:0.7:car: 0.5" holds more than one entry: separate the entries with commas, or give each its own item in a list'));
+		expect(await failure('person: 0.7 : car: 0.5')).toEqual(refusal('"person: 0.7 : car: 0.5" holds more than one entry: separate the entries with commas, or give each its own item in a list'));
 		// a number followed by a colon, a digit, a dot or nothing ends no entry
 		expect(read('time: 12:00: 1, v: 1.2.3: 0.5')).toEqual({ labelMinimums: { byLabel: [['time: 12:00', 1], ['v: 1.2.3', 0.5]] } });
+	});
+
+	it('entries written as a list, with a dash or a bullet before each, fail the item instead of naming labels nothing has', async () => {
+		const listed = (label: string) => refusal(`the label ${JSON.stringify(label)} starts with a list’s mark: write each entry as label: minimum, on a line of its own or separated by commas`);
+		expect(await failure('- person: 0.7\n- car: 0.5')).toEqual(listed('- person'));
+		expect(await failure('person: 0.7\n• car: 0.5')).toEqual(listed('• car'));
+		expect(await failure('* car: 0.5')).toEqual(listed('* car'));
+		// a label may still hold a dash, and * alone is every other label
+		expect(read('t-shirt: 0.5, -: 0.2, *: 0.1')).toEqual({ labelMinimums: { byLabel: [['t-shirt', 0.5], ['-', 0.2]], others: 0.1 } });
 	});
 
 	it('a minimum outside 0–1 still fails the item, quoted or not', async () => {

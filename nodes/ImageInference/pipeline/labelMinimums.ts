@@ -57,17 +57,20 @@ export function classificationAboveMinimums(result: ClassifyResult, minimums: La
  */
 const ENTRY_SEPARATOR = /[,;\r\n]/;
 /** The quotes a label or minimum may be written in, each opening one with its closing one. */
-const QUOTE_PAIRS: Record<string, string> = { '"': '"', "'": "'", '“': '”', '‘': '’', '„': '“', '‚': '‘', '«': '»', '»': '«', '‹': '›', '「': '」', '『': '』' };
+const QUOTE_PAIRS: Record<string, string> = { '"': '"', "'": "'", '`': '`', '“': '”', '‘': '’', '„': '“', '‚': '‘', '«': '»', '»': '«', '‹': '›', '「': '」', '『': '』' };
 /** What a label cannot start or end with once its own quotes are off: a quote or a bracket left by JSON-like text. */
-const STRAY_MARK = /^["'“”‘’„‚«»‹›「」『』{}[\]]|["'“”‘’„‚«»‹›「」『』{}[\]]$/;
+const STRAY_MARK = /^["'`“”‘’„‚«»‹›「」『』{}[\]]|["'`“”‘’„‚«»‹›「」『』{}[\]]$/;
+/** A list's mark before a label, as a bulleted list or YAML writes one: "- person: 0.7". */
+const LIST_MARK = /^[-–—•*]\s/;
 /**
  * A label that holds a whole entry and the start of another: "person: 0.7 car" of "person: 0.7
- * car: 0.4", "person: 0.7car" of "person: 0.7car: 0.4". A number after a colon is taken to end an
- * entry when more than digits, a dot or a colon follows it (a label "time: 12:00" stays one).
+ * car: 0.4", "person: 0.7car" of "person: 0.7car: 0.4", "person:0.7:car" of "person:0.7:car:0.4".
+ * A number after a colon is taken to end an entry when more than digits, a dot or a colon follows
+ * it, or a colon and more than those (a label "time: 12:00" stays one).
  */
-const TWO_ENTRIES = /:\s*-?(\d+(\.\d*)?|\.\d+)(?=\s*[^\s\d.:])/;
+const TWO_ENTRIES = /:\s*-?(\d+(\.\d*)?|\.\d+)(?=\s*[^\s\d.:]|\s*:\s*[^\s\d.:])/;
 /** A minimum written with a decimal comma, "person: 0,7", which the commas between entries would split. */
-const DECIMAL_COMMA = /:\s*(-?\d+,\d+)\s*(?=$|[,;\r\n}])/;
+const DECIMAL_COMMA = /:\s*["'`“‘]?(-?\d+,\d+)["'`”’]?\s*(?=$|[,;\r\n}])/;
 
 /** A text without the one pair of quotes around it, if it has one. */
 function unquoted(text: string): string {
@@ -104,6 +107,7 @@ export function readLabelMinimums(this: IExecuteFunctions, itemIndex: number, op
 	for (const [written, raw] of namedEntries(writtenEntries(value, fail), 'label: minimum', fail)) {
 		const label = unquoted(written);
 		if (label === '') fail(`an entry has no label before its colon`);
+		if (LIST_MARK.test(label)) fail(`the label ${shownValue(label)} starts with a list’s mark: write each entry as label: minimum, on a line of its own or separated by commas`);
 		if (STRAY_MARK.test(label)) fail(`the label ${shownValue(label)} starts or ends with a quote or a bracket: write each label as the service spells it, e.g. person: 0.7`);
 		if (TWO_ENTRIES.test(label)) fail(`${shownValue(`${label}: ${String(raw)}`)} holds more than one entry: separate the entries with commas, or give each its own item in a list`);
 		const text = typeof raw === 'string' ? unquoted(raw) : raw;
