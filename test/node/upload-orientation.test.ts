@@ -76,4 +76,22 @@ describe('Detect Objects → Upload to Project on a photo stored sideways', () =
 		);
 		expect(server().requests).toHaveLength(0);
 	});
+
+	it('pixels without their relativeBox (a Set node that picked label, x, y, width, height) fail the item before any request: they may be in either picture', async () => {
+		const detected = await run(detectParameters(server()), [photo]);
+		const detections = (detected.items[0].json.detections as IDataObject[]).map(({ label, x, y, width, height }) => ({ label, x, y, width, height }));
+		server().requests.splice(0);
+		const uploaded = await run(
+			{ operation: 'uploadToProject', project: { mode: 'id', value: PROJECT }, imageSource: 'binary', binaryPropertyName: 'data', annotationSource: 'detections', detections, options: {} },
+			[photo],
+			{ onError: 'continueRegularOutput' },
+		);
+		const error = uploaded.items[0].json.error as IDataObject;
+		const { x, y, width, height } = detections[0] as { x: number; y: number; width: number; height: number };
+		expect(error.message).toBe(
+			`Detection 0’s box (x ${x}, y ${y}, ${width} × ${height}) comes without its relativeBox, and the photo is stored turned a quarter (EXIF orientation 6: 480 × 320 pixels stored, 320 × 480 as people see it)`,
+		);
+		expect(error.description).toMatch(/Keep relativeBox beside them, as Detect Objects gives it/);
+		expect(server().requests).toHaveLength(0);
+	});
 });

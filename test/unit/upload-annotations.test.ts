@@ -83,7 +83,7 @@ describe('boxes given with both their pixels and their relativeBox, as Detect Ob
 			failures.push([message, description]);
 			throw new Error(message);
 		};
-		expect(() => annotationsFor({ source: 'detections', boxes: [{ label: 'car', pixels: { x: 1, y: 1, width: 1, height: 1 } }, { label: 'car', ...given }] }, size, record)).toThrow();
+		expect(() => annotationsFor({ source: 'detections', boxes: [{ label: 'car', relative: { x: 0, y: 0, width: 0.01, height: 0.01 } }, { label: 'car', ...given }] }, size, record)).toThrow();
 		return failures[0];
 	};
 	const WHAT_TO_DO =
@@ -130,7 +130,18 @@ describe('boxes given with both their pixels and their relativeBox, as Detect Ob
 
 	it('a photo stored upright: pixels that agree with their relativeBox are taken exactly; pixels alone are the stored pixels', () => {
 		expect(boxOf({ pixels: { x: 1, y: 2, width: 3, height: 4 }, relative: { x: 0.1, y: 0.1, width: 0.3, height: 0.2 } }, { width: 10, height: 20 })).toMatchObject({ left: 1, top: 2, width: 3, height: 4 });
-		expect(boxOf({ pixels: { x: 250, y: 20, width: 40, height: 60 } })).toMatchObject({ left: 250, top: 20, width: 40, height: 60 });
+		expect(boxOf({ pixels: { x: 250, y: 20, width: 40, height: 60 } }, { width: 480, height: 320 })).toMatchObject({ left: 250, top: 20, width: 40, height: 60 });
+	});
+
+	it('pixels alone: the stored pixels of a photo mirrored or turned half (Exif 2–4); for one turned a quarter (5–8), they may be in either picture, and the item fails', () => {
+		for (const orientation of [2, 3, 4]) {
+			expect(boxOf({ pixels: { x: 250, y: 20, width: 40, height: 60 } }, { width: 480, height: 320, orientation })).toMatchObject({ left: 250, top: 20, width: 40, height: 60 });
+		}
+		for (const orientation of [5, 6, 7, 8]) {
+			expect(refusalOf({ pixels: { x: 250, y: 20, width: 40, height: 60 } }, { width: 480, height: 320, orientation })[0]).toBe(
+				`Detection 1’s box (x 250, y 20, 40 × 60) comes without its relativeBox, and the photo is stored turned a quarter (EXIF orientation ${orientation}: 480 × 320 pixels stored, 320 × 480 as people see it)`,
+			);
+		}
 	});
 });
 

@@ -137,6 +137,13 @@ export function annotationsFor(wanted: WantedAnnotations, size: ImageSize, fail:
 	if (wanted.source === 'none') return [];
 	if (wanted.source === 'classificationLabel') return [{ label: wanted.label, annotation: { category: 'category', metadata: { image } } }];
 	return wanted.boxes.map(({ label, pixels, relative }, index) => {
+		if (!relative && (size.orientation ?? 1) >= 5) {
+			const upright = uprightSize(size);
+			fail(
+				`Detection ${index}’s box (${shownBox(pixels!)}) comes without its relativeBox, and the photo is stored turned a quarter (EXIF orientation ${size.orientation}: ${size.width} × ${size.height} pixels stored, ${upright.width} × ${upright.height} as people see it)`,
+				'Its x, y, width and height may be in either picture, and Detect Objects gives them in the one people see when the service turned the photo. Keep relativeBox beside them, as Detect Objects gives it (a Set or Edit Fields node that picks the fields leaves it out), or give relativeBox alone.',
+			);
+		}
 		const box = storedBoxOf({ label, pixels, relative }, size, (inPixels) =>
 			fail(
 				`Detection ${index}’s x, y, width, height (${shownBox(pixels!)}) and its relativeBox (x ${relative!.x}, y ${relative!.y}, ${relative!.width} × ${relative!.height}: ${shownBox(inPixels)} of the ${inPixels.frame.width} × ${inPixels.frame.height} picture) are not the same box`,
@@ -164,7 +171,8 @@ const UNDOING_ORIENTATION: Record<number, number> = { 6: 8, 8: 6 };
  * is always in the picture as people see it. So pixels beside a relativeBox are taken in the frame
  * in which they give that relativeBox (within SAME_BOX_TOLERANCE_PX), the stored one first; when
  * they give it in neither (pixels edited after Detect Objects, or the image resized), `mismatch`
- * is called with the relativeBox in the picture's pixels. Pixels alone are the stored pixels.
+ * is called with the relativeBox in the picture's pixels. Pixels alone are the stored pixels
+ * (annotationsFor refuses them for a photo stored turned a quarter, where they may be in either).
  */
 function storedBoxOf({ pixels, relative }: GivenBox, size: ImageSize, mismatch: (relativeInPixels: Box & { frame: { width: number; height: number } }) => never): Box {
 	if (!relative) return pixels!;
