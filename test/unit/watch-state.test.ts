@@ -572,6 +572,57 @@ describe('tracking turned off while objects stand, and on again', () => {
 		]);
 	});
 
+	it('the alerted car leaves while tracking is off and another parks in its place: the tracks start afresh when it is on again, saying so, the new stay flagged', () => {
+		const store: IDataObject = {};
+		const minutes = [0, 5, 10, 15, 20, 25, 30, 35];
+		const before = minutes.map((minute) => lookAt(store, 'gate', settings, [PARKED], at(minute)));
+		expect(newAlerts(before, minutes)).toEqual([[35, at(0), false]]);
+		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(40));
+		lookAt(store, 'gate', { ...settings, tracking: false }, [], at(600));
+		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(1200));
+		const on = lookAt(store, 'gate', settings, [PARKED], at(1205));
+		expect(on.warnings).toEqual([
+			'Track Objects Across Looks: the tracks of Watch Key "gate" (1 track) were set aside at 2026-11-28T08:40:00.000Z while Track Objects Across Looks was off, and looks since saw objects of theirs leave and others come; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss',
+		]);
+		expect(on.detections.map((detection) => [detection.trackId, detection.seenForSeconds])).toEqual([[at(1205), 0]]);
+		const later = [1235, 1240].map((minute) => lookAt(store, 'gate', settings, [PARKED], at(minute)));
+		expect(newAlerts(later, [1235, 1240])).toEqual([[1240, at(1205), true]]);
+	});
+
+	it('a car missed by a look while tracking is off, seen again: its track is set aside again, flagged; one that only leaves keeps the others’ tracks', () => {
+		const store: IDataObject = {};
+		for (const minute of [0, 5]) lookAt(store, 'gate', settings, [PARKED, OTHER], at(minute));
+		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(10));
+		const on = lookAt(store, 'gate', settings, [PARKED], at(15));
+		expect([on.warnings, on.detections.map((detection) => detection.trackId)]).toEqual([[], [at(0)]]);
+		lookAt(store, 'gate', { ...settings, tracking: false }, [], at(20));
+		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(25));
+		const again = lookAt(store, 'gate', settings, [PARKED], at(30));
+		expect([again.warnings.length, again.detections.map((detection) => detection.trackId)]).toEqual([1, [at(30)]]);
+	});
+
+	it('the threshold changed while tracking is off: the look with tracking on again is tracking’s baseline, a car seen now no arrival', () => {
+		const store: IDataObject = {};
+		for (const minute of [0, 5]) lookAt(store, 'gate', settings, [PARKED], at(minute));
+		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED], at(10));
+		lookAt(store, 'gate', { ...settings, tracking: false, confidence: 0.4 }, [PARKED, OTHER], at(15));
+		const on = lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [PARKED, OTHER], at(20));
+		expect(on.tracking).toMatchObject({ arrivals: [], departed: [] });
+		expect(on.detections.map((detection) => detection.trackId)).toEqual([at(0), at(0) + 1]);
+		expect(on.warnings).toEqual([]);
+	});
+
+	it('the bound forgets a key whose tracks tracking off set aside before a key tracking now, seen longer ago', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'tracking now', settings, [PARKED], at(0));
+		lookAt(store, 'set aside', settings, [PARKED], at(1));
+		lookAt(store, 'set aside', { ...settings, tracking: false }, [PARKED], at(2));
+		// with the other two keys' looks more than 100,000 characters: one of them must go
+		lookAt(store, 'x'.repeat(10), { tracking: false }, [{ label: 'y'.repeat(99_400), box: [0, 0, 0.1, 0.1] }], at(3));
+		expect(Object.keys(store.looks as object)).toEqual(['tracking now', 'x'.repeat(10)]);
+		expect(Object.keys(store.forgottenTracks as object)).toEqual(['set aside']);
+	});
+
 	it('off at 32, on at 33 with the car hidden, off at 34, on at 35: one alert, the car’s track held through', () => {
 		const store: IDataObject = {};
 		const minutes = Array.from({ length: 71 }, (_, minute) => minute);

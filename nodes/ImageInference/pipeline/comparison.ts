@@ -69,6 +69,22 @@ interface RememberedLook {
 	settings?: string;
 	/** Track Objects Across Looks: the key's tracks. */
 	tracking?: TrackingState;
+	/** The tracks were set aside by looks with tracking off (PausedTracks). */
+	paused?: PausedTracks;
+}
+
+/**
+ * What looks with Track Objects Across Looks off kept beside the tracks they set aside: since when,
+ * the settings the tracks were last moved on under, per label of the tracks the fewest objects a
+ * look saw, and the labels a look saw more of after fewer than the tracks held (an object left and
+ * another came: it may have taken the place of one that left, unseen by the tracks). The tracks go
+ * on when tracking is on again unless a label was replaced so, up to that look.
+ */
+interface PausedTracks {
+	since: string;
+	settings?: string;
+	lowest: Counts;
+	replaced?: string[];
 }
 
 /**
@@ -171,11 +187,22 @@ export function compareWithPreviousLook(
 	const { looks, memo } = looksToWrite(store, warnings, watch.key);
 	const hadKey = hasOwnField(looks, watch.key);
 	const previous = hadKey ? looks[watch.key] : undefined;
+	// tracks set aside by looks with tracking off go on, unless an object of theirs may have left meanwhile
+	const setAside = current.tracking && previous?.tracking && previous.paused ? previous.paused : undefined;
+	const setAsideLost = setAside && replacedWhileSetAside(previous!, current.counts).replaced !== undefined;
+	const carried = setAsideLost ? undefined : previous?.tracking;
 	// the note of tracks dropped is said by the key's next look that tracks again
-	const lost = current.tracking && previous?.tracking === undefined ? takeForgottenNote(store, watch.key) : undefined;
+	const lost = setAsideLost
+		? { at: setAside!.since, nextId: previous!.tracking!.nextId, tracks: previous!.tracking!.tracks.length }
+		: current.tracking && carried === undefined
+			? takeForgottenNote(store, watch.key)
+			: undefined;
 	if (lost) {
+		const how = setAsideLost
+			? `were set aside at ${lost.at} while Track Objects Across Looks was off, and looks since saw objects of theirs leave and others come`
+			: `were forgotten at ${lost.at} to keep the workflow’s static data within ${MAX_WATCH_BYTES.toLocaleString('en-US')} characters`;
 		warnings.push(
-			`Track Objects Across Looks: the tracks of Watch Key "${truncate(watch.key, 40)}" (${lost.tracks} ${lost.tracks === 1 ? 'track' : 'tracks'}) were forgotten at ${lost.at} to keep the workflow’s static data within ${MAX_WATCH_BYTES.toLocaleString('en-US')} characters; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`,
+			`Track Objects Across Looks: the tracks of Watch Key "${truncate(watch.key, 40)}" (${lost.tracks} ${lost.tracks === 1 ? 'track' : 'tracks'}) ${how}; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`,
 		);
 	}
 	// the cooldowns still running, and when the last of them ends
@@ -227,8 +254,10 @@ export function compareWithPreviousLook(
 	const measured = memo.measured.keys === keysBefore ? memo.measured.length : jsonLength(looks);
 	// without the key's entry, and the comma that joins it to another
 	const sizeWithoutThisKey = previous === undefined ? measured : measured - entryLength(watch.key, previousLength) - (keysBefore > 1 ? 1 : 0);
-	const tracking = current.tracking?.(previous?.tracking, !comparing || previous.tracking === undefined, lost);
-	if (tracking && previous?.tracking && !comparing) keepCountedWhileTracked(tracking, now, previous, judging, overall.kept, keptByZone);
+	// the settings changed while tracking was off: a baseline for the tracks, as it would have been with it on
+	const trackingBaseline = !comparing || carried === undefined || (setAside !== undefined && setAside.settings !== watch.settings);
+	const tracking = current.tracking?.(carried, trackingBaseline, lost);
+	if (tracking && carried && !comparing) keepCountedWhileTracked(tracking, now, previous!, judging, overall.kept, keptByZone);
 	const nowIso = isoTime(now);
 	// none ended, none started: the look keeps the cooldowns it had
 	if (previous?.cooldowns && endedCooldowns === 0 && !(watch.cooldownMs > 0 && changed)) cooldowns = previous.cooldowns;
@@ -244,9 +273,12 @@ export function compareWithPreviousLook(
 	if (cooldownCount > 0) look.cooldowns = cooldowns;
 	if (judging.lowerForCount > 0) look.lowerFor = lowerFor;
 	if (watch.settings !== undefined) look.settings = watch.settings;
-	// a look with tracking off leaves the key's tracks as they were: they go on when it is on again
-	const tracks = tracking ?? previous?.tracking;
-	if (tracks) look.tracking = tracks;
+	if (tracking) look.tracking = tracking;
+	else if (previous?.tracking) {
+		// a look with tracking off sets the key's tracks aside as they were, for when it is on again
+		look.tracking = previous.tracking;
+		look.paused = replacedWhileSetAside(previous, current.counts, nowIso);
+	}
 	const length = previous !== undefined && keepsWhatItKept(look, previous) ? previousLength : lookLength(look);
 	setOwnField(looks, watch.key, look);
 	memo.written.set(watch.key, { look, length });
@@ -483,8 +515,37 @@ function lookProblem(look: unknown): string | undefined {
 	if (look.cooldowns !== undefined && !(isRecord(look.cooldowns) && Object.values(look.cooldowns).every(isTimeText))) return 'has no readable cooldowns';
 	if (look.lowerFor !== undefined && !isCounts(look.lowerFor)) return 'has no readable counts of looks lower';
 	if (look.settings !== undefined && typeof look.settings !== 'string') return 'has no readable settings';
+	if (look.paused !== undefined && !isPausedTracks(look.paused)) return 'has no readable note of tracks set aside';
 	const trackingProblem = look.tracking === undefined ? undefined : trackingStateProblem(look.tracking);
 	return trackingProblem && `has tracks that are not readable: the state ${trackingProblem}`;
+}
+
+const isPausedTracks = (value: unknown): boolean =>
+	isRecord(value) &&
+	isTimeText(value.since) &&
+	(value.settings === undefined || typeof value.settings === 'string') &&
+	isCounts(value.lowest) &&
+	(value.replaced === undefined || (Array.isArray(value.replaced) && value.replaced.every((label) => typeof label === 'string')));
+
+/**
+ * The tracks set aside by `previous` (or by this look, with tracking off) with the objects this
+ * look saw taken in: the fewest of each label of the tracks seen since they were set aside, and the
+ * labels seen more of after fewer than the tracks held.
+ */
+function replacedWhileSetAside(previous: RememberedLook, seen: Counts, nowIso = ''): PausedTracks {
+	const before = previous.paused;
+	const held: Counts = {};
+	for (const { label } of previous.tracking!.tracks) countOneMore(held, label);
+	const lowest: Counts = {};
+	const replaced = new Set(before?.replaced);
+	for (const label of Object.keys(held)) {
+		const fewest = ownField(before?.lowest ?? {}, label) ?? ownField(held, label)!;
+		const count = ownField(seen, label) ?? 0;
+		if (fewest < ownField(held, label)! && count > fewest) replaced.add(label);
+		setOwnField(lowest, label, Math.min(fewest, count));
+	}
+	const settings = before ? before.settings : previous.settings;
+	return { since: before?.since ?? nowIso, ...(settings !== undefined ? { settings } : {}), lowest, ...(replaced.size > 0 ? { replaced: [...replaced] } : {}) };
 }
 
 /** The cooldown a change waits for: its kind, and the zone and label as far as the scope tells them apart. */
@@ -548,9 +609,10 @@ const leavesNote = (tracking: TrackingState) => tracking.tracks.length > 0 || tr
 function forgetOldest(store: IDataObject, looks: Record<string, RememberedLook>, memo: LooksMemo, current: string, keys: number, entries: number, nowIso: string): void {
 	let size = entries + (keys > 1 ? 1 : 0);
 	if (keys > MAX_WATCH_KEYS || size > MAX_WATCH_BYTES) {
+		// tracks set aside by tracking turned off go before those in use
 		const tracked = (key: string) => {
 			const tracking = looks[key].tracking;
-			return tracking && leavesNote(tracking) ? 1 : 0;
+			return tracking && leavesNote(tracking) && looks[key].paused === undefined ? 1 : 0;
 		};
 		const byOrder = Object.keys(looks)
 			.filter((key) => key !== current)

@@ -580,7 +580,6 @@ function isStoredTrack(value: unknown): value is StoredTrack {
 		box.every(isTime) &&
 		isTime(value.firstSeen) &&
 		isTime(value.lastSeen) &&
-		value.lastSeen >= value.firstSeen &&
 		isCount(value.seenLooks) &&
 		isCount(value.missedLooks) &&
 		typeof value.arrived === 'boolean' &&
