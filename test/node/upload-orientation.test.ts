@@ -89,7 +89,7 @@ describe('Detect Objects → Upload to Project on a photo stored sideways', () =
 		const error = uploaded.items[0].json.error as IDataObject;
 		const { x, y, width, height } = detections[0] as { x: number; y: number; width: number; height: number };
 		expect(error.message).toBe(
-			`Detection 0’s box (x ${x}, y ${y}, ${width} × ${height}) comes without its relativeBox, and the photo is stored turned a quarter (EXIF orientation 6: 480 × 320 pixels stored, 320 × 480 as people see it)`,
+			`Detection 0’s box (x ${x}, y ${y}, ${width} × ${height}) comes without a relativeBox of four fractions, and the photo is stored turned a quarter (EXIF orientation 6: 480 × 320 pixels stored, 320 × 480 as people see it)`,
 		);
 		expect(error.description).toMatch(/Keep relativeBox beside them, as Detect Objects gives it/);
 		expect(server().requests).toHaveLength(0);

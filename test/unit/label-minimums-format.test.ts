@@ -56,6 +56,7 @@ describe('Minimum Confidence per Label, written as JSON or with other separators
 		expect(await failure(['person: "0,7"'])).toEqual(decimalComma('0,7', '0.7'));
 		expect(await failure('"person": "0,7"')).toEqual(decimalComma('0,7', '0.7'));
 		expect(await failure("{'person': '0,75', 'car': 0.5}")).toEqual(decimalComma('0,75', '0.75'));
+		for (const quoted of ['„0,7“', '«0,7»', '‚0,7‘', '「0,7」']) expect(await failure(`person: ${quoted}`)).toEqual(decimalComma('0,7', '0.7'));
 		// a comma between entries is no decimal comma: "7" is a label here
 		expect(read('person: 0,7: 0.5')).toEqual({ labelMinimums: { byLabel: [['person', 0], ['7', 0.5]] } });
 		expect(read('person: 0, 7: 0.5')).toEqual({ labelMinimums: { byLabel: [['person', 0], ['7', 0.5]] } });

@@ -139,7 +139,7 @@ describe('boxes given with both their pixels and their relativeBox, as Detect Ob
 		}
 		for (const orientation of [5, 6, 7, 8]) {
 			expect(refusalOf({ pixels: { x: 250, y: 20, width: 40, height: 60 } }, { width: 480, height: 320, orientation })[0]).toBe(
-				`Detection 1’s box (x 250, y 20, 40 × 60) comes without its relativeBox, and the photo is stored turned a quarter (EXIF orientation ${orientation}: 480 × 320 pixels stored, 320 × 480 as people see it)`,
+				`Detection 1’s box (x 250, y 20, 40 × 60) comes without a relativeBox of four fractions, and the photo is stored turned a quarter (EXIF orientation ${orientation}: 480 × 320 pixels stored, 320 × 480 as people see it)`,
 			);
 		}
 	});

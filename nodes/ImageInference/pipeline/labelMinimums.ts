@@ -70,7 +70,7 @@ const LIST_MARK = /^[-–—•*]\s/;
  */
 const TWO_ENTRIES = /:\s*-?(\d+(\.\d*)?|\.\d+)(?=\s*[^\s\d.:]|\s*:\s*[^\s\d.:])/;
 /** A minimum written with a decimal comma, "person: 0,7", which the commas between entries would split. */
-const DECIMAL_COMMA = /:\s*["'`“‘]?(-?\d+,\d+)["'`”’]?\s*(?=$|[,;\r\n}])/;
+const DECIMAL_COMMA = /:\s*["'`“‘„‚«»‹›「『]?(-?\d+,\d+)["'`”’“‘»«›‹」』]?\s*(?=$|[,;\r\n}])/;
 
 /** A text without the one pair of quotes around it, if it has one. */
 function unquoted(text: string): string {

@@ -140,8 +140,8 @@ export function annotationsFor(wanted: WantedAnnotations, size: ImageSize, fail:
 		if (!relative && (size.orientation ?? 1) >= 5) {
 			const upright = uprightSize(size);
 			fail(
-				`Detection ${index}’s box (${shownBox(pixels!)}) comes without its relativeBox, and the photo is stored turned a quarter (EXIF orientation ${size.orientation}: ${size.width} × ${size.height} pixels stored, ${upright.width} × ${upright.height} as people see it)`,
-				'Its x, y, width and height may be in either picture, and Detect Objects gives them in the one people see when the service turned the photo. Keep relativeBox beside them, as Detect Objects gives it (a Set or Edit Fields node that picks the fields leaves it out), or give relativeBox alone.',
+				`Detection ${index}’s box (${shownBox(pixels!)}) comes without a relativeBox of four fractions, and the photo is stored turned a quarter (EXIF orientation ${size.orientation}: ${size.width} × ${size.height} pixels stored, ${upright.width} × ${upright.height} as people see it)`,
+				'Its x, y, width and height may be in either picture, and Detect Objects gives them in the one people see when the service turned the photo. Keep relativeBox beside them, as Detect Objects gives it for an image it has the bytes of (a Set or Edit Fields node that picks the fields leaves it out), or give relativeBox alone, in fractions of the picture as people see it.',
 			);
 		}
 		const box = storedBoxOf({ label, pixels, relative }, size, (inPixels) =>
