@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { FaultAction, FaultCall } from '../reference-server';
+import type { MatrixFault } from '../harness/faultMatrix';
+import { LATE_MS, MATRIX_FAULTS, MATRIX_TIMEOUT_MS, matrixFaultAction } from '../harness/faultMatrix';
 import { startNotTheService } from '../harness/notTheService';
 import { CAR, failureIn, useServer } from './setup';
 
@@ -21,8 +23,8 @@ const CALLS: Array<[FaultCall, string]> = [
 	['record', 'Record'],
 	['annotations', 'Annotations'],
 ];
-const FAULTS = ['late', 'bad gateway', 'unavailable', 'reset', 'elsewhere', 'see other', 'unauthorized'] as const;
-type Fault = (typeof FAULTS)[number];
+const FAULTS = MATRIX_FAULTS.filter((fault): fault is Fault => fault !== 'too many requests');
+type Fault = Exclude<MatrixFault, 'too many requests'>;
 const FAULT_HEADINGS: Record<Fault, string> = {
 	late: 'Answered after the Timeout, work done',
 	'bad gateway': '502, nothing done',
@@ -33,9 +35,7 @@ const FAULT_HEADINGS: Record<Fault, string> = {
 	unauthorized: '401 half-way',
 };
 
-const TIMEOUT_MS = 300;
-/** Well past the Timeout (a loaded machine cannot make it look in time): the call is done on the server, then answered to a client that gave up. */
-const LATE_MS = 1_500;
+const TIMEOUT_MS = MATRIX_TIMEOUT_MS;
 
 const DOC = join(__dirname, '..', '..', 'docs', 'learning.md');
 const START = '<!-- fault-matrix:start (test/node/upload-fault-matrix.test.ts writes it) -->';
@@ -59,25 +59,11 @@ describe('Upload to Project’s fault matrix', () => {
 	afterAll(async () => await other.close());
 	const observed = new Map<string, string>();
 
-	const faultFor = (call: FaultCall, fault: Fault): FaultAction => {
-		const sameOrigin = call === 'storage' ? server().storage.url : server().url;
-		switch (fault) {
-			case 'late':
-				return { type: 'delay', ms: LATE_MS };
-			case 'bad gateway':
-				return { type: 'html', status: 502 };
-			case 'unavailable':
-				return { type: 'html', status: 503 };
-			case 'reset':
-				return { type: 'reset' };
-			case 'elsewhere':
-				return { type: 'status', status: 307, headers: { location: `${new URL(other.baseUrl('htmlPage')).origin}/moved${call === 'storage' ? '' : '?api-key=taken'}` } };
-			case 'see other':
-				return { type: 'status', status: 303, headers: { location: `${sameOrigin}/see-other/` } };
-			case 'unauthorized':
-				return { type: 'status', status: 401, body: { type: 'error', code: 'unauthorized', status: 401, message: 'Invalid or missing credentials', details: [] } };
-		}
-	};
+	const faultFor = (call: FaultCall, fault: Fault): FaultAction =>
+		matrixFaultAction(fault, {
+			sameOrigin: call === 'storage' ? server().storage.url : server().url,
+			elsewhere: `${new URL(other.baseUrl('htmlPage')).origin}/moved${call === 'storage' ? '' : '?api-key=taken'}`,
+		});
 
 	describe.each(CALLS)('%s', (call) => {
 		it.each(FAULTS)('%s', async (fault) => {

@@ -9,6 +9,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { MatrixFault } from '../harness/faultMatrix';
+import { LATE_MS, MATRIX_FAULTS, MATRIX_TIMEOUT_MS, matrixFaultAction } from '../harness/faultMatrix';
 import { cameraFrame } from '../harness/images';
 import { startNotTheService } from '../harness/notTheService';
 import type { FaultAction } from '../reference-server';
@@ -38,8 +40,8 @@ const CHANGES: Record<Key, Array<'arrival' | 'departure'>> = {
 	yard: ['departure'],
 };
 
-const FAULTS = ['late', 'bad gateway', 'unavailable', 'too many requests', 'reset', 'elsewhere', 'see other', 'unauthorized'] as const;
-type Fault = (typeof FAULTS)[number];
+const FAULTS = MATRIX_FAULTS;
+type Fault = MatrixFault;
 /** The faults the node's Retries get past: the same look is asked again. */
 const RETRIED = new Set<Fault>(['late', 'bad gateway', 'unavailable', 'too many requests', 'reset']);
 /** Where in the sequence the gate's call meets the fault: its arrival's look, its departure's. */
@@ -49,9 +51,7 @@ const AT = [
 ] as const;
 const ON_ERROR = ['stop', 'continue'] as const;
 
-const TIMEOUT_MS = 300;
-/** Well past the Timeout: the service answers a client that gave up. */
-const LATE_MS = 1_500;
+const TIMEOUT_MS = MATRIX_TIMEOUT_MS;
 
 const photo = (name: FrameName) => ({
 	binary: {
@@ -71,51 +71,7 @@ describe('Watching under faults: each change reported once, a failed look keeps 
 	});
 	afterAll(async () => await other.close());
 
-	const faultAction = (fault: Fault): FaultAction => {
-		switch (fault) {
-			case 'late':
-				return { type: 'delay', ms: LATE_MS };
-			case 'bad gateway':
-				return { type: 'html', status: 502 };
-			case 'unavailable':
-				return { type: 'html', status: 503 };
-			case 'too many requests':
-				return {
-					type: 'status',
-					status: 429,
-					headers: { 'retry-after': '0' },
-					body: { message: 'Too many requests' },
-				};
-			case 'reset':
-				return { type: 'reset' };
-			case 'elsewhere':
-				return {
-					type: 'status',
-					status: 307,
-					headers: {
-						location: `${new URL(other.baseUrl('htmlPage')).origin}/moved?api-key=taken`,
-					},
-				};
-			case 'see other':
-				return {
-					type: 'status',
-					status: 303,
-					headers: { location: `${server().url}/see-other/` },
-				};
-			case 'unauthorized':
-				return {
-					type: 'status',
-					status: 401,
-					body: {
-						type: 'error',
-						code: 'unauthorized',
-						status: 401,
-						message: 'Invalid or missing credentials',
-						details: [],
-					},
-				};
-		}
-	};
+	const faultAction = (fault: Fault): FaultAction => matrixFaultAction(fault, { sameOrigin: server().url, elsewhere: `${new URL(other.baseUrl('htmlPage')).origin}/moved?api-key=taken` });
 
 	describe.each(ON_ERROR)('On Error %s', (onError) => {
 		describe.each(AT)('the gate’s call at its %s', (_at, failingExecution) => {
