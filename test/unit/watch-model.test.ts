@@ -482,20 +482,23 @@ function runSequence(options: Options, actions: Action[]): void {
 	}
 }
 
+/** A look of the gate in which no object is hidden or jitters. */
+const LOOK: Action = { kind: 'look', key: 'gate', hide: 9, jitter: 9 };
+
 // the issue's case, run first whatever the seed: a car alerted over its stay limit, the key forgotten by the bound while it stands, its stay passing the limit again
 const ISSUE_CASE: [Options, Action[]] = [
 	{ keepMissedLooks: 1, countAfterLooks: 1, cooldownMinutes: 0, cooldownScope: 'watchKey', departureAfterLooks: 1 },
 	[
 		{ kind: 'appear', key: 'gate', place: 8, label: 'car' },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
+		LOOK,
 		{ kind: 'wait', minutes: 6 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
 		{ kind: 'pushOut' },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
 		{ kind: 'wait', minutes: 6 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
+		LOOK,
 	],
 ];
 
@@ -504,13 +507,13 @@ const SETTINGS_CHANGE_CASE: [Options, Action[]] = [
 	{ keepMissedLooks: 1, countAfterLooks: 1, cooldownMinutes: 0, cooldownScope: 'watchKey', departureAfterLooks: 2 },
 	[
 		{ kind: 'appear', key: 'gate', place: 8, label: 'car' },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
+		LOOK,
 		{ kind: 'leave', key: 'gate', which: 0 },
 		{ kind: 'moveZone', key: 'gate', right: 0.7 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
+		LOOK,
+		LOOK,
 	],
 ];
 
@@ -519,21 +522,21 @@ const SET_ASIDE_REPLACED_CASE: [Options, Action[]] = [
 	{ keepMissedLooks: 1, countAfterLooks: 1, cooldownMinutes: 0, cooldownScope: 'watchKey', departureAfterLooks: 1 },
 	[
 		{ kind: 'appear', key: 'gate', place: 8, label: 'car' },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
+		LOOK,
 		{ kind: 'wait', minutes: 6 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
 		{ kind: 'tracking', key: 'gate' },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
 		{ kind: 'leave', key: 'gate', which: 0 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
 		{ kind: 'appear', key: 'gate', place: 8, label: 'car' },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
 		{ kind: 'tracking', key: 'gate' },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
 		{ kind: 'wait', minutes: 6 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
+		LOOK,
 	],
 ];
 
@@ -542,17 +545,17 @@ const SET_ASIDE_SETTINGS_CASE: [Options, Action[]] = [
 	{ keepMissedLooks: 1, countAfterLooks: 1, cooldownMinutes: 0, cooldownScope: 'watchKey', departureAfterLooks: 1 },
 	[
 		{ kind: 'appear', key: 'gate', place: 8, label: 'car' },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
+		LOOK,
 		{ kind: 'tracking', key: 'gate' },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
 		{ kind: 'threshold', key: 'gate' },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
 		{ kind: 'appear', key: 'gate', place: 3, label: 'car' },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
 		{ kind: 'tracking', key: 'gate' },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
-		{ kind: 'look', key: 'gate', hide: 9, jitter: 9 },
+		LOOK,
+		LOOK,
 	],
 ];
 
