@@ -139,12 +139,8 @@ interface KeyModel {
 	resumedLooksLeft: number;
 	/** The tracks started on the looks after the key's tracks were dropped so. */
 	resumedIds: Set<number>;
-	/**
-	 * The tracks set aside by looks with tracking off: the zone and threshold they were last moved on
-	 * under, their labels' counts, the fewest of each seen since, and whether a label was seen more of
-	 * after fewer (an object left and another came: the tracks start afresh, flagged, when tracking is on).
-	 */
-	setAside?: { right: number; confidence?: number; held: Map<string, number>; lowest: Map<string, number>; replaced: boolean };
+	/** The tracks set aside by looks with tracking off: the zone and threshold they were last moved on under with tracking. */
+	setAside?: { right: number; confidence?: number };
 	/** The looks whose comparison reported a label's count lower, and those with a label's arrival. */
 	drops: Array<{ label: string; at: number }>;
 	arrivalTimes: Array<{ label: string; at: number }>;
@@ -264,36 +260,16 @@ function runSequence(options: Options, actions: Action[]): void {
 		type Kept = { counts: Record<string, number>; zones: Record<string, Record<string, number>>; tracking?: { tracks: Array<{ id: number; label: string; zones: Record<string, number> }> } };
 		const keptBefore = JSON.parse(JSON.stringify((store.looks as Record<string, Kept> | undefined)?.[action.key] ?? null)) as Kept | null;
 		// tracking's baseline: the look's, or the first look with tracks; a look with tracking off sees nothing for the tracks, which stay as they were
-		// the objects of each label this look sees (those not hidden), to weigh the tracks set aside
-		const visible = new Map<string, number>();
-		model.objects.forEach((object, index) => {
-			if (!(object.hiddenFor > 0 || (!object.perturbed && index === action.hide))) visible.set(object.label, (visible.get(object.label) ?? 0) + 1);
-		});
-		if (!model.tracking && !model.setAside && keptBefore?.tracking && previousLook) {
-			const held = new Map<string, number>();
-			for (const track of keptBefore.tracking.tracks) held.set(track.label, (held.get(track.label) ?? 0) + 1);
-			model.setAside = { right: previousLook.right, confidence: previousLook.confidence, held, lowest: new Map(), replaced: false };
-		}
-		let setAsideLost = false;
+		// the look with tracking on again after a settings change while it was off: tracking's baseline, as it would have been with it on
+		if (!model.tracking && !model.setAside && keptBefore?.tracking && previousLook) model.setAside = { right: previousLook.right, confidence: previousLook.confidence };
 		let settingsChangedAside = false;
-		if (model.setAside) {
-			for (const [label, held] of model.setAside.held) {
-				const fewest = model.setAside.lowest.get(label) ?? held;
-				if (fewest < held && (visible.get(label) ?? 0) > fewest) model.setAside.replaced = true;
-				model.setAside.lowest.set(label, Math.min(fewest, visible.get(label) ?? 0));
-			}
-			if (model.tracking) {
-				setAsideLost = model.setAside.replaced;
-				settingsChangedAside = model.setAside.right !== model.right || model.setAside.confidence !== model.confidence;
-				model.setAside = undefined;
-			}
+		if (model.tracking && model.setAside) {
+			settingsChangedAside = model.setAside.right !== model.right || model.setAside.confidence !== model.confidence;
+			model.setAside = undefined;
 		}
-		if (setAsideLost) {
-			model.forgottenWithTracks = true;
-			loseTracks(model, true);
-		}
-		const trackingBaseline = baseline || keptBefore?.tracking === undefined || setAsideLost || settingsChangedAside;
-		const missable = model.tracking && !trackingBaseline;
+		const trackingBaseline = baseline || keptBefore?.tracking === undefined || settingsChangedAside;
+		// a look with tracking off moves the tracks set aside on: it counts misses (unless under other settings) but starts no track
+		const missable = model.tracking ? !trackingBaseline : !baseline && keptBefore?.tracking !== undefined;
 		for (const object of model.gone) if (missable) object.missed++;
 		model.gone = model.gone.filter((object) => object.missed <= options.keepMissedLooks);
 		// each object as the service sees it this look: hidden, jittered up across the bay's edge, or as it stands
@@ -310,18 +286,19 @@ function runSequence(options: Options, actions: Action[]): void {
 				if (missable) object.missed++;
 				return;
 			}
-			if (model.tracking) {
-				// hidden for longer than Track Kept Through Missed Looks, its track departed: back, it is another object to the tracker
-				if (object.missed > options.keepMissedLooks) object.id = nextObject++;
-				object.missed = 0;
-			}
+			// hidden for longer than Track Kept Through Missed Looks, its track departed: back, it is another object to the tracker
+			if (object.missed > options.keepMissedLooks) object.id = nextObject++;
+			object.missed = 0;
+			// seen by a look with tracking off, its track (if it has one) is seen then too
+			const held = model.trackOf.get(object.id);
+			if (!model.tracking && held && keptBefore?.tracking?.tracks.some((track) => track.id === held.trackId)) held.lastSeen = now;
 			const jitters = !wasPerturbed && index === action.jitter && Math.floor(object.place / 4) === EDGE_ROW;
 			object.perturbed = jitters;
 			seen.push({ object, box: { label: object.label, box: [x, y - (jitters ? JITTER : 0), ...SIZE] } });
 		});
-		const holdsUnseen = baseline && previousLook !== undefined && keptBefore?.tracking !== undefined && model.tracking && !setAsideLost;
+		const holdsUnseen = baseline && previousLook !== undefined && keptBefore?.tracking !== undefined && model.tracking;
 		const result = lookAt(store, action.key, settings, seen.map(({ box }) => box), now);
-		const forgottenNote = result.warnings.filter((warning) => /were (forgotten|set aside) at/.test(warning));
+		const forgottenNote = result.warnings.filter((warning) => /were forgotten at/.test(warning));
 		const expectedNotes = model.forgottenWithTracks && model.tracking ? 1 : 0;
 		if (forgottenNote.length !== expectedNotes || (expectedNotes && !forgottenNote[0].includes(`Watch Key "${action.key}"`))) {
 			throw new Error(`${action.key}: the look after its tracks were forgotten said ${JSON.stringify(forgottenNote)}`);
@@ -517,7 +494,8 @@ const SETTINGS_CHANGE_CASE: [Options, Action[]] = [
 	],
 ];
 
-// tracking off while the alerted car leaves and another parks in its place: the tracks start afresh, flagged, when it is on again
+// tracking off while the alerted car leaves and, two looks later, another parks in its place: its track ends while tracking is off
+// (its departure reported when it is on again), and the other car is a new track, its stay alerted
 const SET_ASIDE_REPLACED_CASE: [Options, Action[]] = [
 	{ keepMissedLooks: 1, countAfterLooks: 1, cooldownMinutes: 0, cooldownScope: 'watchKey', departureAfterLooks: 1 },
 	[
@@ -529,6 +507,7 @@ const SET_ASIDE_REPLACED_CASE: [Options, Action[]] = [
 		{ kind: 'tracking', key: 'gate' },
 		LOOK,
 		{ kind: 'leave', key: 'gate', which: 0 },
+		LOOK,
 		LOOK,
 		{ kind: 'appear', key: 'gate', place: 8, label: 'car' },
 		LOOK,

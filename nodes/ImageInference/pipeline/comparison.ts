@@ -74,17 +74,13 @@ interface RememberedLook {
 }
 
 /**
- * What looks with Track Objects Across Looks off kept beside the tracks they set aside: since when,
- * the settings the tracks were last moved on under, per label of the tracks the fewest objects a
- * look saw, and the labels a look saw more of after fewer than the tracks held (an object left and
- * another came: it may have taken the place of one that left, unseen by the tracks). The tracks go
- * on when tracking is on again unless a label was replaced so, up to that look.
+ * Beside tracks set aside by looks with Track Objects Across Looks off: since when, and the
+ * settings they were last moved on under with tracking (another makes the look on again
+ * tracking's baseline, as it would have been with tracking on).
  */
 interface PausedTracks {
 	since: string;
 	settings?: string;
-	lowest: Counts;
-	replaced?: string[];
 }
 
 /**
@@ -180,6 +176,8 @@ export function compareWithPreviousLook(
 		counts: Counts;
 		zones?: Record<string, Counts>;
 		tracking?: (previous: TrackingState | undefined, baseline: boolean, lost?: { nextId: number }) => TrackingState;
+		/** With tracking off: moves the tracks set aside on with this look's objects (moveSetAsideTracks); `baseline`: a look under other settings, which counts no track missing. */
+		setAside?: (tracks: TrackingState, baseline: boolean) => void;
 	},
 	now: number,
 	warnings: string[] = [],
@@ -187,22 +185,11 @@ export function compareWithPreviousLook(
 	const { looks, memo } = looksToWrite(store, warnings, watch.key);
 	const hadKey = hasOwnField(looks, watch.key);
 	const previous = hadKey ? looks[watch.key] : undefined;
-	// tracks set aside by looks with tracking off go on, unless an object of theirs may have left meanwhile
-	const setAside = current.tracking && previous?.tracking && previous.paused ? previous.paused : undefined;
-	const setAsideLost = setAside && replacedWhileSetAside(previous!, current.counts).replaced !== undefined;
-	const carried = setAsideLost ? undefined : previous?.tracking;
 	// the note of tracks dropped is said by the key's next look that tracks again
-	const lost = setAsideLost
-		? { at: setAside!.since, nextId: previous!.tracking!.nextId, tracks: previous!.tracking!.tracks.length }
-		: current.tracking && carried === undefined
-			? takeForgottenNote(store, watch.key)
-			: undefined;
+	const lost = current.tracking && previous?.tracking === undefined ? takeForgottenNote(store, watch.key) : undefined;
 	if (lost) {
-		const how = setAsideLost
-			? `were set aside at ${lost.at} while Track Objects Across Looks was off, and looks since saw objects of theirs leave and others come`
-			: `were forgotten at ${lost.at} to keep the workflow’s static data within ${MAX_WATCH_BYTES.toLocaleString('en-US')} characters`;
 		warnings.push(
-			`Track Objects Across Looks: the tracks of Watch Key "${truncate(watch.key, 40)}" (${lost.tracks} ${lost.tracks === 1 ? 'track' : 'tracks'}) ${how}; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`,
+			`Track Objects Across Looks: the tracks of Watch Key "${truncate(watch.key, 40)}" (${lost.tracks} ${lost.tracks === 1 ? 'track' : 'tracks'}) were forgotten at ${lost.at} to keep the workflow’s static data within ${MAX_WATCH_BYTES.toLocaleString('en-US')} characters; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`,
 		);
 	}
 	// the cooldowns still running, and when the last of them ends
@@ -255,9 +242,9 @@ export function compareWithPreviousLook(
 	// without the key's entry, and the comma that joins it to another
 	const sizeWithoutThisKey = previous === undefined ? measured : measured - entryLength(watch.key, previousLength) - (keysBefore > 1 ? 1 : 0);
 	// the settings changed while tracking was off: a baseline for the tracks, as it would have been with it on
-	const trackingBaseline = !comparing || carried === undefined || (setAside !== undefined && setAside.settings !== watch.settings);
-	const tracking = current.tracking?.(carried, trackingBaseline, lost);
-	if (tracking && carried && !comparing) keepCountedWhileTracked(tracking, now, previous!, judging, overall.kept, keptByZone);
+	const trackingBaseline = !comparing || previous.tracking === undefined || (previous.paused !== undefined && previous.paused.settings !== watch.settings);
+	const tracking = current.tracking?.(previous?.tracking, trackingBaseline, lost);
+	if (tracking && previous?.tracking && !comparing) keepCountedWhileTracked(tracking, now, previous, judging, overall.kept, keptByZone);
 	const nowIso = isoTime(now);
 	// none ended, none started: the look keeps the cooldowns it had
 	if (previous?.cooldowns && endedCooldowns === 0 && !(watch.cooldownMs > 0 && changed)) cooldowns = previous.cooldowns;
@@ -275,9 +262,11 @@ export function compareWithPreviousLook(
 	if (watch.settings !== undefined) look.settings = watch.settings;
 	if (tracking) look.tracking = tracking;
 	else if (previous?.tracking) {
-		// a look with tracking off sets the key's tracks aside as they were, for when it is on again
+		// a look with tracking off moves the key's tracks on without starting or reporting any, for when it is on again
+		current.setAside?.(previous.tracking, !comparing);
 		look.tracking = previous.tracking;
-		look.paused = replacedWhileSetAside(previous, current.counts, nowIso);
+		const settings = previous.paused ? previous.paused.settings : previous.settings;
+		look.paused = { since: previous.paused?.since ?? nowIso, ...(settings !== undefined ? { settings } : {}) };
 	}
 	const length = previous !== undefined && keepsWhatItKept(look, previous) ? previousLength : lookLength(look);
 	setOwnField(looks, watch.key, look);
@@ -520,33 +509,7 @@ function lookProblem(look: unknown): string | undefined {
 	return trackingProblem && `has tracks that are not readable: the state ${trackingProblem}`;
 }
 
-const isPausedTracks = (value: unknown): boolean =>
-	isRecord(value) &&
-	isTimeText(value.since) &&
-	(value.settings === undefined || typeof value.settings === 'string') &&
-	isCounts(value.lowest) &&
-	(value.replaced === undefined || (Array.isArray(value.replaced) && value.replaced.every((label) => typeof label === 'string')));
-
-/**
- * The tracks set aside by `previous` (or by this look, with tracking off) with the objects this
- * look saw taken in: the fewest of each label of the tracks seen since they were set aside, and the
- * labels seen more of after fewer than the tracks held.
- */
-function replacedWhileSetAside(previous: RememberedLook, seen: Counts, nowIso = ''): PausedTracks {
-	const before = previous.paused;
-	const held: Counts = {};
-	for (const { label } of previous.tracking!.tracks) countOneMore(held, label);
-	const lowest: Counts = {};
-	const replaced = new Set(before?.replaced);
-	for (const label of Object.keys(held)) {
-		const fewest = ownField(before?.lowest ?? {}, label) ?? ownField(held, label)!;
-		const count = ownField(seen, label) ?? 0;
-		if (fewest < ownField(held, label)! && count > fewest) replaced.add(label);
-		setOwnField(lowest, label, Math.min(fewest, count));
-	}
-	const settings = before ? before.settings : previous.settings;
-	return { since: before?.since ?? nowIso, ...(settings !== undefined ? { settings } : {}), lowest, ...(replaced.size > 0 ? { replaced: [...replaced] } : {}) };
-}
+const isPausedTracks = (value: unknown): boolean => isRecord(value) && isTimeText(value.since) && (value.settings === undefined || typeof value.settings === 'string');
 
 /** The cooldown a change waits for: its kind, and the zone and label as far as the scope tells them apart. */
 function cooldownName(kind: ChangeKind, scope: CooldownScope, zone: string | null, label: string): unknown[] {
@@ -609,10 +572,11 @@ const leavesNote = (tracking: TrackingState) => tracking.tracks.length > 0 || tr
 function forgetOldest(store: IDataObject, looks: Record<string, RememberedLook>, memo: LooksMemo, current: string, keys: number, entries: number, nowIso: string): void {
 	let size = entries + (keys > 1 ? 1 : 0);
 	if (keys > MAX_WATCH_KEYS || size > MAX_WATCH_BYTES) {
-		// tracks set aside by tracking turned off go before those in use
+		// keys without tracks go first, then those whose tracks tracking turned off set aside, then those tracking
 		const tracked = (key: string) => {
 			const tracking = looks[key].tracking;
-			return tracking && leavesNote(tracking) && looks[key].paused === undefined ? 1 : 0;
+			if (!tracking || !leavesNote(tracking)) return 0;
+			return looks[key].paused === undefined ? 2 : 1;
 		};
 		const byOrder = Object.keys(looks)
 			.filter((key) => key !== current)

@@ -12,7 +12,7 @@ import { labelMinimums, readLabelMinimums } from './labelMinimums';
 import { ignoreTheseLabels, onlyTheseLabels, readLabelFilters } from './labels';
 import { MAX_OBJECTS_BOUNDS, maxObjects } from './maxObjects';
 import type { DetectionTrack, TrackedObject, TrackingResult, TrackingState } from './tracking';
-import { newTrackingState, trackObjects } from './tracking';
+import { moveSetAsideTracks, newTrackingState, trackObjects } from './tracking';
 import type { DetectionOptions, DetectionStep, PlacedDetection } from './types';
 import { imageFacts, placeDetection, readZoneAndSizeOptions, zonesAndSizes, zonesPastTheImage } from './zones';
 
@@ -86,7 +86,8 @@ export function runDetectionPipeline(
 			tracked = trackObjects(state, detections as TrackedObject[], settings, watch.now, baseline);
 			return state;
 		});
-	const look = { counts: results.countsByLabel, zones: results.countsByZone, tracking };
+	const setAside = (state: TrackingState, baseline: boolean) => moveSetAsideTracks(state, detections, watch.now, baseline);
+	const look = { counts: results.countsByLabel, zones: results.countsByZone, tracking, setAside };
 	const comparison = compareWithPreviousLook(watch.store, watch.watch, look, watch.now, warnings);
 	if (!tracked) return { results, leftOut, warnings, comparison };
 	// the detections are this answer's own (placeDetection made them): each gains its track's fields

@@ -82,6 +82,10 @@ export interface TrackingState {
 	 */
 	resumedLooks?: number;
 	tracks: StoredTrack[];
+	/** Track Min Overlap and Track Kept Through Missed Looks at the last look with tracking: looks with tracking off move the tracks on with them. */
+	matching?: { minOverlap: number; keepMissedLooks: number };
+	/** The tracks that ended while tracking was off, reported as departed by the next look with tracking (not a baseline look). */
+	endedWhileOff?: StoredTrack[];
 	arrivals: {
 		since: number;
 		day?: string;
@@ -204,48 +208,15 @@ export function trackObjects(
 		if (state.arrivals.day !== day) state.arrivals = { since: now, day, byLabel: {}, byZone: {} };
 	} else if (state.arrivals.day !== undefined) state.arrivals = { since: now, byLabel: {}, byZone: {} };
 
-	const boxes = objects.map(({ relativeBox: box }): StoredTrack['box'] => [rounded(box.x), rounded(box.y), rounded(box.width), rounded(box.height)]);
-	// each track is matched against the detections of its label only
-	const objectsByLabel = new Map<string, number[]>();
-	objects.forEach(({ label }, objectIndex) => {
-		const same = objectsByLabel.get(label);
-		if (same) same.push(objectIndex);
-		else objectsByLabel.set(label, [objectIndex]);
-	});
-	const pairs: Array<{ track: number; object: number; overlap: number }> = [];
-	const pairsOfTrack = new Array<number>(state.tracks.length).fill(0);
-	const pairsOfObject = new Array<number>(objects.length).fill(0);
-	state.tracks.forEach((track, trackIndex) => {
-		for (const objectIndex of objectsByLabel.get(track.label) ?? []) {
-			const shared = overlap(track.box, boxes[objectIndex]);
-			if (shared > 0 && shared >= settings.minOverlap) {
-				pairs.push({ track: trackIndex, object: objectIndex, overlap: shared });
-				pairsOfTrack[trackIndex]++;
-				pairsOfObject[objectIndex]++;
-			}
-		}
-	});
-	const trackOf: Array<StoredTrack | undefined> = [];
-	const matchedTracks: boolean[] = [];
-	const match = (pair: { track: number; object: number }) => {
-		matchedTracks[pair.track] = true;
-		trackOf[pair.object] = state.tracks[pair.track];
-	};
-	// a pair whose track and detection are in no other pair is matched whatever the order: only the others are sorted
-	const contested = pairs.filter((pair) => pairsOfTrack[pair.track] > 1 || pairsOfObject[pair.object] > 1);
-	for (const pair of pairs) if (pairsOfTrack[pair.track] === 1 && pairsOfObject[pair.object] === 1) match(pair);
-	// the tracks are kept oldest first and the sort is stable: of equal overlaps, the older track's comes first
-	contested.sort(
-		(a, b) =>
-			b.overlap - a.overlap ||
-			boxes[a.object][0] - boxes[b.object][0] ||
-			boxes[a.object][1] - boxes[b.object][1] ||
-			boxes[a.object][2] - boxes[b.object][2] ||
-			boxes[a.object][3] - boxes[b.object][3],
-	);
-	for (const pair of contested) if (!matchedTracks[pair.track] && trackOf[pair.object] === undefined) match(pair);
+	state.matching = { minOverlap: settings.minOverlap, keepMissedLooks: settings.keepMissedLooks };
+	const boxes = boxesOf(objects);
+	const { trackOf, matchedTracks } = matchTracks(state.tracks, objects, boxes, settings.minOverlap);
 
 	const departed: Departure[] = [];
+	if (!baseline && state.endedWhileOff) {
+		for (const track of state.endedWhileOff) departed.push(departure(track));
+		delete state.endedWhileOff;
+	}
 	const kept: StoredTrack[] = [];
 	state.tracks.forEach((track, trackIndex) => {
 		if (!matchedTracks[trackIndex] && !baseline) {
@@ -253,17 +224,7 @@ export function trackObjects(
 			track.seenLooks = 0;
 		}
 		if (baseline || track.missedLooks <= settings.keepMissedLooks) kept.push(track);
-		else if (track.arrived) {
-			departed.push(
-				Object.assign(summary(track), {
-					// the zones it was last in, as the tolerance holds them: also those its anchor was out of for the looks Track Kept Through Missed Looks allows
-					zones: track.zonesLeft ? [...Object.keys(track.zones), ...Object.keys(track.zonesLeft)] : Object.keys(track.zones),
-					firstSeenAt: firstSeenAt(track),
-					lastSeenAt: isoTime(track.lastSeen),
-					stayedSeconds: seconds(track.lastSeen - track.firstSeen),
-				}, resumedField(track)),
-			);
-		}
+		else if (track.arrived) departed.push(departure(track));
 	});
 	state.tracks = kept;
 	const resumed = state.resumedLooks !== undefined;
@@ -343,6 +304,99 @@ export function trackObjects(
 			untracked,
 		},
 	};
+}
+
+const boxesOf = (objects: TrackedObject[]) => objects.map(({ relativeBox: box }): StoredTrack['box'] => [rounded(box.x), rounded(box.y), rounded(box.width), rounded(box.height)]);
+
+/**
+ * Which detection continues each track: the one of its label it overlaps most (at least
+ * `minOverlap`), greedily from the largest overlap down, each track and detection at most once.
+ */
+function matchTracks(tracks: StoredTrack[], objects: TrackedObject[], boxes: Array<StoredTrack['box']>, minOverlap: number) {
+	// each track is matched against the detections of its label only
+	const objectsByLabel = new Map<string, number[]>();
+	objects.forEach(({ label }, objectIndex) => {
+		const same = objectsByLabel.get(label);
+		if (same) same.push(objectIndex);
+		else objectsByLabel.set(label, [objectIndex]);
+	});
+	const pairs: Array<{ track: number; object: number; overlap: number }> = [];
+	const pairsOfTrack = new Array<number>(tracks.length).fill(0);
+	const pairsOfObject = new Array<number>(objects.length).fill(0);
+	tracks.forEach((track, trackIndex) => {
+		for (const objectIndex of objectsByLabel.get(track.label) ?? []) {
+			const shared = overlap(track.box, boxes[objectIndex]);
+			if (shared > 0 && shared >= minOverlap) {
+				pairs.push({ track: trackIndex, object: objectIndex, overlap: shared });
+				pairsOfTrack[trackIndex]++;
+				pairsOfObject[objectIndex]++;
+			}
+		}
+	});
+	const trackOf: Array<StoredTrack | undefined> = [];
+	const matchedTracks: boolean[] = [];
+	const match = (pair: { track: number; object: number }) => {
+		matchedTracks[pair.track] = true;
+		trackOf[pair.object] = tracks[pair.track];
+	};
+	// a pair whose track and detection are in no other pair is matched whatever the order: only the others are sorted
+	const contested = pairs.filter((pair) => pairsOfTrack[pair.track] > 1 || pairsOfObject[pair.object] > 1);
+	for (const pair of pairs) if (pairsOfTrack[pair.track] === 1 && pairsOfObject[pair.object] === 1) match(pair);
+	// the tracks are kept oldest first and the sort is stable: of equal overlaps, the older track's comes first
+	contested.sort(
+		(a, b) =>
+			b.overlap - a.overlap ||
+			boxes[a.object][0] - boxes[b.object][0] ||
+			boxes[a.object][1] - boxes[b.object][1] ||
+			boxes[a.object][2] - boxes[b.object][2] ||
+			boxes[a.object][3] - boxes[b.object][3],
+	);
+	for (const pair of contested) if (!matchedTracks[pair.track] && trackOf[pair.object] === undefined) match(pair);
+	return { trackOf, matchedTracks };
+}
+
+/** A track that ended, as `departed` lists it. */
+function departure(track: StoredTrack): Departure {
+	return Object.assign(
+		summary(track),
+		{
+			// the zones it was last in, as the tolerance holds them: also those its anchor was out of for the looks Track Kept Through Missed Looks allows
+			zones: track.zonesLeft ? [...Object.keys(track.zones), ...Object.keys(track.zonesLeft)] : Object.keys(track.zones),
+			firstSeenAt: firstSeenAt(track),
+			lastSeenAt: isoTime(track.lastSeen),
+			stayedSeconds: seconds(track.lastSeen - track.firstSeen),
+		},
+		resumedField(track),
+	);
+}
+
+/**
+ * A look with Track Objects Across Looks off, on the tracks it sets aside: each track it sees (a
+ * detection of its label overlapping it, as with tracking on) is seen again, each it does not see
+ * missed, and one missed longer than Track Kept Through Missed Looks ends, to be reported departed
+ * when tracking is on again; no track starts, nothing is reported. So an object that leaves while
+ * tracking is off, and another that takes its place, are two tracks, as with tracking on. A look
+ * without the image's size (an image URL) cannot place its objects: it leaves the tracks as they are.
+ * A `baseline` look (under other settings) counts no track missing, as with tracking on.
+ */
+export function moveSetAsideTracks(state: TrackingState, objects: Array<{ label: string; relativeBox: Box | null }>, now: number, baseline = false): void {
+	if (!objects.every((object): object is TrackedObject => object.relativeBox !== null)) return;
+	const { minOverlap, keepMissedLooks } = state.matching ?? { minOverlap: DEFAULT_MIN_OVERLAP, keepMissedLooks: DEFAULT_KEEP_MISSED_LOOKS };
+	const boxes = boxesOf(objects);
+	const { trackOf, matchedTracks } = matchTracks(state.tracks, objects, boxes, minOverlap);
+	trackOf.forEach((track, objectIndex) => {
+		if (!track) return;
+		track.box = boxes[objectIndex];
+		track.lastSeen = now;
+		track.missedLooks = 0;
+	});
+	const kept: StoredTrack[] = [];
+	state.tracks.forEach((track, trackIndex) => {
+		if (!matchedTracks[trackIndex] && !baseline) track.missedLooks += 1;
+		if (track.missedLooks <= keepMissedLooks) kept.push(track);
+		else if (track.arrived) (state.endedWhileOff ??= []).push(track);
+	});
+	state.tracks = kept;
 }
 
 /**
@@ -563,6 +617,11 @@ export function trackingStateProblem(value: unknown): string | undefined {
 	if (new Set((tracks as StoredTrack[]).map((track) => track.id)).size < tracks.length) return 'has two tracks of one id';
 	if (!isCount(nextId) || (tracks as StoredTrack[]).some((track) => track.id >= nextId)) return 'has no next track id above its tracks’ ids';
 	if (value.resumedLooks !== undefined && !isCount(value.resumedLooks)) return 'has no readable count of looks resumed';
+	const { matching, endedWhileOff } = value;
+	if (matching !== undefined && !(isRecord(matching) && isTime(matching.minOverlap) && matching.minOverlap > 0 && matching.minOverlap <= 1 && isCount(matching.keepMissedLooks))) {
+		return 'has no readable Track Min Overlap or Track Kept Through Missed Looks';
+	}
+	if (endedWhileOff !== undefined && !(Array.isArray(endedWhileOff) && endedWhileOff.every(isStoredTrack))) return 'has no readable tracks ended while tracking was off';
 	if (!isRecord(arrivals) || !isTime(arrivals.since) || !(arrivals.day === undefined || typeof arrivals.day === 'string') || !isCounts(arrivals.byLabel) || !isRecord(arrivals.byZone) || !everyField(arrivals.byZone, isCounts)) {
 		return 'has no readable arrivals';
 	}
