@@ -25,6 +25,7 @@ export interface WatchSettings {
 	tracking?: boolean;
 	keepMissedLooks?: number;
 	countAfterLooks?: number;
+	minOverlap?: number;
 	stayLimitMinutes?: number;
 	zoneStayLimits?: Array<[zone: string, minutes: number]>;
 	cooldownMinutes?: number;
@@ -70,6 +71,7 @@ export function watchOf(key: string, settings: WatchSettings): Watch {
 		tracking: {
 			...defaults,
 			keepMissedLooks: settings.keepMissedLooks ?? defaults.keepMissedLooks,
+			minOverlap: settings.minOverlap ?? defaults.minOverlap,
 			countAfterLooks: settings.countAfterLooks ?? defaults.countAfterLooks,
 			...(settings.stayLimitMinutes !== undefined ? { stayLimitMs: settings.stayLimitMinutes * MINUTE } : {}),
 			zoneStayLimitsMs: (settings.zoneStayLimits ?? []).map(([zone, minutes]) => [zone, minutes * MINUTE]),

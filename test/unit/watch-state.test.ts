@@ -639,6 +639,58 @@ describe('tracking turned off while objects stand, and on again', () => {
 		expect(Object.keys(store.forgottenTracks as object)).toEqual(['set aside']);
 	});
 
+	it('a track ended while tracking is off is kept for its departure: the bound forgets its key after keys without tracks, noting it', () => {
+		const store: IDataObject = {};
+		for (const minute of [0, 5]) lookAt(store, 'ended', settings, [PARKED], at(minute));
+		for (const minute of [10, 15]) lookAt(store, 'ended', { ...settings, tracking: false }, [], at(minute));
+		lookAt(store, 'untracked', { ...settings, tracking: false }, [PARKED], at(20));
+		// "untracked" takes about 90 characters, "ended" about 530: the filler's look makes them more than 100,000 by more than both
+		lookAt(store, 'x'.repeat(10), { tracking: false }, [{ label: 'y'.repeat(99_700), box: [0, 0, 0.1, 0.1] }], at(25));
+		expect(Object.keys(store.looks as object)).toEqual(['x'.repeat(10)]);
+		expect(store.forgottenTracks).toEqual({ ended: { at: '2026-11-28T08:25:00.000Z', nextId: at(0) + 1, tracks: 1, order: expect.any(Number) } });
+	});
+
+	it('settings changed and changed back while tracking is off: the look with tracking on again is tracking’s baseline', () => {
+		const store: IDataObject = {};
+		for (const minute of [0, 5]) lookAt(store, 'gate', settings, [PARKED], at(minute));
+		lookAt(store, 'gate', { ...settings, tracking: false, confidence: 0.4 }, [PARKED, OTHER], at(10));
+		lookAt(store, 'gate', { ...settings, tracking: false }, [PARKED, OTHER], at(15));
+		const on = lookAt(store, 'gate', settings, [PARKED, OTHER], at(20));
+		expect([on.comparison!.reason, on.tracking!.arrivals]).toEqual(['no change since the counts last reported', []]);
+		expect(on.detections.map((detection) => detection.trackId)).toEqual([at(0), at(0) + 1]);
+	});
+
+	it('a car that leaves its zone while tracking is off, and comes back later, has its time in the zone from its return', () => {
+		const store: IDataObject = {};
+		const zoned: WatchSettings = { ...settings, zones: [bay(0.5)] };
+		// a tall box whose bottom centre is in the bay (y 0.55), then out of it (y 0.45), overlapping itself by half
+		const IN: SeenObject = { label: 'car', box: [0.1, 0.25, 0.2, 0.3] };
+		const OUT: SeenObject = { label: 'car', box: [0.1, 0.15, 0.2, 0.3] };
+		for (const minute of [0, 5]) lookAt(store, 'gate', zoned, [IN], at(minute));
+		for (const [minute, objects] of [[10, [OUT]], [15, [OUT]], [20, [IN]]] as const) lookAt(store, 'gate', { ...zoned, tracking: false }, [...objects], at(minute));
+		const on = lookAt(store, 'gate', zoned, [IN], at(25));
+		expect(on.detections.map((detection) => [detection.trackId, detection.seenForSeconds, detection.secondsInZones])).toEqual([[at(0), 1500, { bay: 300 }]]);
+	});
+
+	it('Arrival After Looks 2: an object missed by a look with tracking off is seen anew, as with tracking on', () => {
+		const store: IDataObject = {};
+		const twice: WatchSettings = { ...settings, countAfterLooks: 2 };
+		lookAt(store, 'gate', twice, [], at(0));
+		lookAt(store, 'gate', twice, [PARKED], at(5));
+		lookAt(store, 'gate', { ...twice, tracking: false }, [], at(10));
+		expect(lookAt(store, 'gate', twice, [PARKED], at(15)).tracking!.arrivals).toEqual([]);
+		expect(lookAt(store, 'gate', twice, [PARKED], at(20)).tracking!.arrivals).toEqual([{ trackId: at(0), label: 'car', zones: [] }]);
+	});
+
+	it('Track Min Overlap 0 is kept with the tracks: the next look compares', () => {
+		const store: IDataObject = {};
+		const anyOverlap: WatchSettings = { ...settings, minOverlap: 0 };
+		lookAt(store, 'gate', anyOverlap, [PARKED], at(0));
+		// as the next execution reads it: from the saved JSON
+		const next = lookAt(JSON.parse(JSON.stringify(store)) as IDataObject, 'gate', anyOverlap, [PARKED, OTHER], at(5));
+		expect([next.warnings, next.tracking!.arrivals.length]).toEqual([[], 1]);
+	});
+
 	it('off at 32, on at 33 with the car hidden, off at 34, on at 35: one alert, the car’s track held through', () => {
 		const store: IDataObject = {};
 		const minutes = Array.from({ length: 71 }, (_, minute) => minute);

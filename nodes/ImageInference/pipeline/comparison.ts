@@ -74,13 +74,13 @@ interface RememberedLook {
 }
 
 /**
- * Beside tracks set aside by looks with Track Objects Across Looks off: since when, and the
- * settings they were last moved on under with tracking (another makes the look on again
- * tracking's baseline, as it would have been with tracking on).
+ * Beside tracks set aside by looks with Track Objects Across Looks off: since when, and whether a
+ * look among them was taken under other settings than the look before it (then the look with
+ * tracking on again is tracking's baseline, as the look under other settings would have been).
  */
 interface PausedTracks {
 	since: string;
-	settings?: string;
+	changed?: true;
 }
 
 /**
@@ -242,7 +242,7 @@ export function compareWithPreviousLook(
 	// without the key's entry, and the comma that joins it to another
 	const sizeWithoutThisKey = previous === undefined ? measured : measured - entryLength(watch.key, previousLength) - (keysBefore > 1 ? 1 : 0);
 	// the settings changed while tracking was off: a baseline for the tracks, as it would have been with it on
-	const trackingBaseline = !comparing || previous.tracking === undefined || (previous.paused !== undefined && previous.paused.settings !== watch.settings);
+	const trackingBaseline = !comparing || previous.tracking === undefined || previous.paused?.changed === true;
 	const tracking = current.tracking?.(previous?.tracking, trackingBaseline, lost);
 	if (tracking && previous?.tracking && !comparing) keepCountedWhileTracked(tracking, now, previous, judging, overall.kept, keptByZone);
 	const nowIso = isoTime(now);
@@ -265,8 +265,8 @@ export function compareWithPreviousLook(
 		// a look with tracking off moves the key's tracks on without starting or reporting any, for when it is on again
 		current.setAside?.(previous.tracking, !comparing);
 		look.tracking = previous.tracking;
-		const settings = previous.paused ? previous.paused.settings : previous.settings;
-		look.paused = { since: previous.paused?.since ?? nowIso, ...(settings !== undefined ? { settings } : {}) };
+		const changed = previous.paused?.changed === true || !comparing;
+		look.paused = { since: previous.paused?.since ?? nowIso, ...(changed ? { changed } : {}) };
 	}
 	const length = previous !== undefined && keepsWhatItKept(look, previous) ? previousLength : lookLength(look);
 	setOwnField(looks, watch.key, look);
@@ -509,7 +509,7 @@ function lookProblem(look: unknown): string | undefined {
 	return trackingProblem && `has tracks that are not readable: the state ${trackingProblem}`;
 }
 
-const isPausedTracks = (value: unknown): boolean => isRecord(value) && isTimeText(value.since) && (value.settings === undefined || typeof value.settings === 'string');
+const isPausedTracks = (value: unknown): boolean => isRecord(value) && isTimeText(value.since) && (value.changed === undefined || value.changed === true);
 
 /** The cooldown a change waits for: its kind, and the zone and label as far as the scope tells them apart. */
 function cooldownName(kind: ChangeKind, scope: CooldownScope, zone: string | null, label: string): unknown[] {
@@ -559,7 +559,7 @@ function lookLength(look: RememberedLook): number {
  * Whether dropping these tracks leaves a note: the key holds tracks, or its looks after an earlier
  * loss still flag new tracks (an object hidden then may still come back), whose note this carries on.
  */
-const leavesNote = (tracking: TrackingState) => tracking.tracks.length > 0 || tracking.resumedLooks !== undefined;
+const leavesNote = (tracking: TrackingState) => tracking.tracks.length > 0 || tracking.resumedLooks !== undefined || tracking.endedWhileOff !== undefined;
 
 /**
  * Forgets keys while more than MAX_WATCH_KEYS are kept or they take more than MAX_WATCH_BYTES;
@@ -587,7 +587,7 @@ function forgetOldest(store: IDataObject, looks: Record<string, RememberedLook>,
 			// the entry's own characters and the comma between entries
 			size -= entryLength(key, written?.look === looks[key] ? written.length : lookLength(looks[key])) + 1;
 			const tracking = looks[key].tracking;
-			if (tracking && leavesNote(tracking)) noteForgotten(store, key, { at: nowIso, nextId: tracking.nextId, tracks: tracking.tracks.length });
+			if (tracking && leavesNote(tracking)) noteForgotten(store, key, { at: nowIso, nextId: tracking.nextId, tracks: tracking.tracks.length + (tracking.endedWhileOff?.length ?? 0) });
 			delete looks[key];
 			memo.written.delete(key);
 		}

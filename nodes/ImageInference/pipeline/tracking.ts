@@ -389,10 +389,14 @@ export function moveSetAsideTracks(state: TrackingState, objects: Array<{ label:
 		track.box = boxes[objectIndex];
 		track.lastSeen = now;
 		track.missedLooks = 0;
+		moveZones(track, objects[objectIndex].zones ?? [], keepMissedLooks, now);
 	});
 	const kept: StoredTrack[] = [];
 	state.tracks.forEach((track, trackIndex) => {
-		if (!matchedTracks[trackIndex] && !baseline) track.missedLooks += 1;
+		if (!matchedTracks[trackIndex] && !baseline) {
+			track.missedLooks += 1;
+			track.seenLooks = 0;
+		}
 		if (track.missedLooks <= keepMissedLooks) kept.push(track);
 		else if (track.arrived) (state.endedWhileOff ??= []).push(track);
 	});
@@ -618,10 +622,13 @@ export function trackingStateProblem(value: unknown): string | undefined {
 	if (!isCount(nextId) || (tracks as StoredTrack[]).some((track) => track.id >= nextId)) return 'has no next track id above its tracks’ ids';
 	if (value.resumedLooks !== undefined && !isCount(value.resumedLooks)) return 'has no readable count of looks resumed';
 	const { matching, endedWhileOff } = value;
-	if (matching !== undefined && !(isRecord(matching) && isTime(matching.minOverlap) && matching.minOverlap > 0 && matching.minOverlap <= 1 && isCount(matching.keepMissedLooks))) {
+	if (matching !== undefined && !(isRecord(matching) && isTime(matching.minOverlap) && matching.minOverlap >= 0 && matching.minOverlap <= 1 && isCount(matching.keepMissedLooks))) {
 		return 'has no readable Track Min Overlap or Track Kept Through Missed Looks';
 	}
 	if (endedWhileOff !== undefined && !(Array.isArray(endedWhileOff) && endedWhileOff.every(isStoredTrack))) return 'has no readable tracks ended while tracking was off';
+	const ended = (endedWhileOff ?? []) as StoredTrack[];
+	if (new Set([...(tracks as StoredTrack[]), ...ended].map((track) => track.id)).size < tracks.length + ended.length) return 'has two tracks of one id';
+	if (ended.some((track) => track.id >= (nextId as number))) return 'has no next track id above its tracks’ ids';
 	if (!isRecord(arrivals) || !isTime(arrivals.since) || !(arrivals.day === undefined || typeof arrivals.day === 'string') || !isCounts(arrivals.byLabel) || !isRecord(arrivals.byZone) || !everyField(arrivals.byZone, isCounts)) {
 		return 'has no readable arrivals';
 	}
