@@ -11,7 +11,8 @@
  *   stay whose tracks the bound forgot (the node knows it) is alerted again only flagged
  *   `resumedAfterLoss`, as are exactly the tracks of the key's next look with tracking, and that
  *   look's item says so in its warnings; a stay whose static data was lost (which the node cannot
- *   tell from a first look) starts again; looks with tracking off leave the tracks as they were;
+ *   tell from a first look) starts again; looks with tracking off move the tracks on, starting and
+ *   reporting none;
  * - a trackId is never given to two objects of a key, nor again once the key's tracks were lost;
  * - a stay never shrinks while the object stays (nor its time in a zone while it stays in it);
  * - a baseline look (a key's first, the first under other settings) reports nothing, and neither
@@ -139,8 +140,8 @@ interface KeyModel {
 	resumedLooksLeft: number;
 	/** The tracks started on the looks after the key's tracks were dropped so. */
 	resumedIds: Set<number>;
-	/** The tracks set aside by looks with tracking off: the zone and threshold they were last moved on under with tracking. */
-	setAside?: { right: number; confidence?: number };
+	/** The tracks set aside by looks with tracking off: whether one of those looks was under other settings than the look before it. */
+	setAside?: { changed: boolean };
 	/** The looks whose comparison reported a label's count lower, and those with a label's arrival. */
 	drops: Array<{ label: string; at: number }>;
 	arrivalTimes: Array<{ label: string; at: number }>;
@@ -259,12 +260,15 @@ function runSequence(options: Options, actions: Action[]): void {
 		// the key's look as kept before this one: under other settings, the tracks this look does not see stay counted in the baseline, as far as last reported
 		type Kept = { counts: Record<string, number>; zones: Record<string, Record<string, number>>; tracking?: { tracks: Array<{ id: number; label: string; zones: Record<string, number> }> } };
 		const keptBefore = JSON.parse(JSON.stringify((store.looks as Record<string, Kept> | undefined)?.[action.key] ?? null)) as Kept | null;
-		// tracking's baseline: the look's, or the first look with tracks; a look with tracking off sees nothing for the tracks, which stay as they were
-		// the look with tracking on again after a settings change while it was off: tracking's baseline, as it would have been with it on
-		if (!model.tracking && !model.setAside && keptBefore?.tracking && previousLook) model.setAside = { right: previousLook.right, confidence: previousLook.confidence };
+		// tracking's baseline: the look's, the first look with tracks, or the look with tracking on again after a look with it off under other
+		// settings (even changed back), as that look would have been with tracking on
+		if (!model.tracking && keptBefore?.tracking) {
+			model.setAside ??= { changed: false };
+			model.setAside.changed ||= baseline;
+		}
 		let settingsChangedAside = false;
 		if (model.tracking && model.setAside) {
-			settingsChangedAside = model.setAside.right !== model.right || model.setAside.confidence !== model.confidence;
+			settingsChangedAside = model.setAside.changed;
 			model.setAside = undefined;
 		}
 		const trackingBaseline = baseline || keptBefore?.tracking === undefined || settingsChangedAside;

@@ -682,6 +682,25 @@ describe('tracking turned off while objects stand, and on again', () => {
 		expect(lookAt(store, 'gate', twice, [PARKED], at(20)).tracking!.arrivals).toEqual([{ trackId: at(0), label: 'car', zones: [] }]);
 	});
 
+	it('a car gone on a look with tracking off under another threshold: the comparison reports it gone as with tracking on', () => {
+		const departures = (tracking: boolean) => {
+			const store: IDataObject = {};
+			for (const minute of [0, 5]) lookAt(store, 'gate', settings, [PARKED], at(minute));
+			return [10, 15, 20].map((minute) => lookAt(store, 'gate', { ...settings, tracking: tracking || minute === 20, confidence: 0.4 }, [], at(minute)).comparison!.changeByLabel);
+		};
+		expect(departures(false)).toEqual(departures(true));
+		expect(departures(false).filter((change) => change.car === -1)).toHaveLength(1);
+	});
+
+	it('Arrival After Looks 3: looks with tracking off that see a new track count towards its arrival, reported by the look on again', () => {
+		const store: IDataObject = {};
+		const thrice: WatchSettings = { ...settings, countAfterLooks: 3 };
+		lookAt(store, 'gate', thrice, [], at(0));
+		lookAt(store, 'gate', thrice, [PARKED], at(5));
+		for (const minute of [10, 15]) lookAt(store, 'gate', { ...thrice, tracking: false }, [PARKED], at(minute));
+		expect(lookAt(store, 'gate', thrice, [PARKED], at(20)).tracking!.arrivals).toEqual([{ trackId: at(0), label: 'car', zones: [] }]);
+	});
+
 	it('Track Min Overlap 0 is kept with the tracks: the next look compares', () => {
 		const store: IDataObject = {};
 		const anyOverlap: WatchSettings = { ...settings, minOverlap: 0 };

@@ -244,7 +244,10 @@ export function compareWithPreviousLook(
 	// the settings changed while tracking was off: a baseline for the tracks, as it would have been with it on
 	const trackingBaseline = !comparing || previous.tracking === undefined || previous.paused?.changed === true;
 	const tracking = current.tracking?.(previous?.tracking, trackingBaseline, lost);
-	if (tracking && previous?.tracking && !comparing) keepCountedWhileTracked(tracking, now, previous, judging, overall.kept, keptByZone);
+	// a look with tracking off moves the key's tracks on without starting or reporting any, for when it is on again
+	if (!tracking && previous?.tracking) current.setAside?.(previous.tracking, !comparing);
+	const tracks = tracking ?? previous?.tracking;
+	if (tracks && previous?.tracking && !comparing) keepCountedWhileTracked(tracks, now, previous, judging, overall.kept, keptByZone);
 	const nowIso = isoTime(now);
 	// none ended, none started: the look keeps the cooldowns it had
 	if (previous?.cooldowns && endedCooldowns === 0 && !(watch.cooldownMs > 0 && changed)) cooldowns = previous.cooldowns;
@@ -262,8 +265,6 @@ export function compareWithPreviousLook(
 	if (watch.settings !== undefined) look.settings = watch.settings;
 	if (tracking) look.tracking = tracking;
 	else if (previous?.tracking) {
-		// a look with tracking off moves the key's tracks on without starting or reporting any, for when it is on again
-		current.setAside?.(previous.tracking, !comparing);
 		look.tracking = previous.tracking;
 		const changed = previous.paused?.changed === true || !comparing;
 		look.paused = { since: previous.paused?.since ?? nowIso, ...(changed ? { changed } : {}) };

@@ -83,7 +83,7 @@ export interface TrackingState {
 	resumedLooks?: number;
 	tracks: StoredTrack[];
 	/** Track Min Overlap and Track Kept Through Missed Looks at the last look with tracking: looks with tracking off move the tracks on with them. */
-	matching?: { minOverlap: number; keepMissedLooks: number };
+	matching?: { minOverlap: number; keepMissedLooks: number; countAfterLooks: number };
 	/** The tracks that ended while tracking was off, reported as departed by the next look with tracking (not a baseline look). */
 	endedWhileOff?: StoredTrack[];
 	arrivals: {
@@ -208,7 +208,7 @@ export function trackObjects(
 		if (state.arrivals.day !== day) state.arrivals = { since: now, day, byLabel: {}, byZone: {} };
 	} else if (state.arrivals.day !== undefined) state.arrivals = { since: now, byLabel: {}, byZone: {} };
 
-	state.matching = { minOverlap: settings.minOverlap, keepMissedLooks: settings.keepMissedLooks };
+	state.matching = { minOverlap: settings.minOverlap, keepMissedLooks: settings.keepMissedLooks, countAfterLooks: settings.countAfterLooks };
 	const boxes = boxesOf(objects);
 	const { trackOf, matchedTracks } = matchTracks(state.tracks, objects, boxes, settings.minOverlap);
 
@@ -381,7 +381,7 @@ function departure(track: StoredTrack): Departure {
  */
 export function moveSetAsideTracks(state: TrackingState, objects: Array<{ label: string; relativeBox: Box | null }>, now: number, baseline = false): void {
 	if (!objects.every((object): object is TrackedObject => object.relativeBox !== null)) return;
-	const { minOverlap, keepMissedLooks } = state.matching ?? { minOverlap: DEFAULT_MIN_OVERLAP, keepMissedLooks: DEFAULT_KEEP_MISSED_LOOKS };
+	const { minOverlap, keepMissedLooks, countAfterLooks } = state.matching ?? { minOverlap: DEFAULT_MIN_OVERLAP, keepMissedLooks: DEFAULT_KEEP_MISSED_LOOKS, countAfterLooks: DEFAULT_COUNT_AFTER_LOOKS };
 	const boxes = boxesOf(objects);
 	const { trackOf, matchedTracks } = matchTracks(state.tracks, objects, boxes, minOverlap);
 	trackOf.forEach((track, objectIndex) => {
@@ -389,6 +389,8 @@ export function moveSetAsideTracks(state: TrackingState, objects: Array<{ label:
 		track.box = boxes[objectIndex];
 		track.lastSeen = now;
 		track.missedLooks = 0;
+		// counted towards Arrival After Looks: the arrival is reported by the look with tracking on again
+		track.seenLooks = Math.min(track.seenLooks + 1, countAfterLooks);
 		moveZones(track, objects[objectIndex].zones ?? [], keepMissedLooks, now);
 	});
 	const kept: StoredTrack[] = [];
@@ -622,10 +624,10 @@ export function trackingStateProblem(value: unknown): string | undefined {
 	if (!isCount(nextId) || (tracks as StoredTrack[]).some((track) => track.id >= nextId)) return 'has no next track id above its tracks’ ids';
 	if (value.resumedLooks !== undefined && !isCount(value.resumedLooks)) return 'has no readable count of looks resumed';
 	const { matching, endedWhileOff } = value;
-	if (matching !== undefined && !(isRecord(matching) && isTime(matching.minOverlap) && matching.minOverlap >= 0 && matching.minOverlap <= 1 && isCount(matching.keepMissedLooks))) {
-		return 'has no readable Track Min Overlap or Track Kept Through Missed Looks';
+	if (matching !== undefined && !isMatching(matching)) return 'has no readable Track Min Overlap, Track Kept Through Missed Looks or Arrival After Looks';
+	if (endedWhileOff !== undefined && !(Array.isArray(endedWhileOff) && endedWhileOff.length > 0 && endedWhileOff.every((track) => isStoredTrack(track) && track.arrived))) {
+		return 'has no readable tracks ended while tracking was off';
 	}
-	if (endedWhileOff !== undefined && !(Array.isArray(endedWhileOff) && endedWhileOff.every(isStoredTrack))) return 'has no readable tracks ended while tracking was off';
 	const ended = (endedWhileOff ?? []) as StoredTrack[];
 	if (new Set([...(tracks as StoredTrack[]), ...ended].map((track) => track.id)).size < tracks.length + ended.length) return 'has two tracks of one id';
 	if (ended.some((track) => track.id >= (nextId as number))) return 'has no next track id above its tracks’ ids';
@@ -634,6 +636,15 @@ export function trackingStateProblem(value: unknown): string | undefined {
 	}
 	return undefined;
 }
+
+const within = (value: unknown, { min, max }: { min: number; max: number }) => isTime(value) && value >= min && value <= max;
+const isMatching = (value: unknown): boolean =>
+	isRecord(value) &&
+	within(value.minOverlap, MIN_OVERLAP_BOUNDS) &&
+	isCount(value.keepMissedLooks) &&
+	within(value.keepMissedLooks, KEEP_MISSED_LOOKS_BOUNDS) &&
+	isCount(value.countAfterLooks) &&
+	within(value.countAfterLooks, COUNT_AFTER_LOOKS_BOUNDS);
 
 function isStoredTrack(value: unknown): value is StoredTrack {
 	if (!isRecord(value)) return false;
