@@ -24,8 +24,8 @@ const watchOf = (key: string): Watch => ({ key, cooldownMs: 0, cooldownScope: 'w
 function trackedLook(store: IDataObject, key: string, now: number) {
 	return compareWithPreviousLook(store, watchOf(key), { counts: { car: 2 }, tracking: (previous) => {
 		const state = previous ?? newTrackingState(now);
-		trackObjects(state, parked, settings, now);
-		return state;
+		const { seen } = trackObjects(state, parked, settings, now);
+		return { state, seen };
 	} }, now);
 }
 

@@ -38,8 +38,8 @@ describe('Compare With Previous Look’s bound, with tracked looks', () => {
 				const objects = objectsOf(next(4) === 0 ? 2 : 20 + next(60));
 				compareWithPreviousLook(store, watchOf(key), { counts: { car: objects.length }, tracking: (previous?: TrackingState) => {
 					const state = previous ?? newTrackingState(now);
-					trackObjects(state, objects, settings, now);
-					return state;
+					const { seen } = trackObjects(state, objects, settings, now);
+					return { state, seen };
 				} }, now);
 				const looks = store.looks as IDataObject;
 				const everyKey = { ...before, [key]: looks[key] };
@@ -66,8 +66,8 @@ describe('Compare With Previous Look’s bound, with tracked looks', () => {
 		for (const [look, now] of [T0, T0 + 3 * MINUTE].entries()) {
 			compareWithPreviousLook(store, watchOf('cam'), { counts: { car: 25 - look }, tracking: (previous?: TrackingState) => {
 				const state = previous ?? newTrackingState(now);
-				trackObjects(state, look ? objects.slice(1) : objects, settings, now);
-				return state;
+				const { seen } = trackObjects(state, look ? objects.slice(1) : objects, settings, now);
+				return { state, seen };
 			} }, now);
 		}
 		const later = T0 + 4 * MINUTE;

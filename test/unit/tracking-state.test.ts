@@ -27,8 +27,7 @@ describe('The tracking state a look moves on', () => {
 		compareWithPreviousLook(store, watch, { counts: {}, tracking: (previous) => {
 			handed = previous;
 			const state = previous ?? newTrackingState(now);
-			trackObjects(state, seen, settings, now);
-			return state;
+			return { state, seen: trackObjects(state, seen, settings, now).seen };
 		} }, now);
 		return handed;
 	};

@@ -115,6 +115,26 @@ describe('an object gone exactly on the look the settings changed', () => {
 		expect([reported.comparison!.changeByLabel, reported.comparison!.zones!.bay.disappeared, reported.tracking!.departed.map((departure) => departure.trackId)]).toEqual([{ car: -1 }, ['car'], [at(1)]]);
 	});
 
+	it('that look in the same millisecond as the look that saw the car (two items of one key): the comparison still reports it gone, as tracking its departure', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', {}, [PARKED], at(1));
+		lookAt(store, 'gate', {}, [PARKED], at(2));
+		lookAt(store, 'gate', { confidence: 0.4 }, [], at(2));
+		const looks = [3, 4].map((minute) => lookAt(store, 'gate', { confidence: 0.4 }, [], at(minute)));
+		expect(looks.map((look) => [look.comparison!.changeByLabel, look.tracking!.departed.length])).toEqual([
+			[{ car: -1 }, 0],
+			[{}, 1],
+		]);
+	});
+
+	it('with tracking off on that look, in the same millisecond: the comparison still reports the car gone', () => {
+		const store: IDataObject = {};
+		lookAt(store, 'gate', {}, [PARKED], at(1));
+		lookAt(store, 'gate', {}, [PARKED], at(2));
+		lookAt(store, 'gate', { confidence: 0.4, tracking: false }, [], at(2));
+		expect(lookAt(store, 'gate', { confidence: 0.4, tracking: false }, [], at(3)).comparison!.changeByLabel).toEqual({ car: -1 });
+	});
+
 	it('a car hidden on that look and seen again: neither reports anything', () => {
 		const store: IDataObject = {};
 		lookAt(store, 'gate', {}, [PARKED], at(1));
@@ -179,7 +199,7 @@ describe('tracks lost: a first look again, with ids the key never gave', () => {
 		let baseline: boolean | undefined;
 		compareWithPreviousLook(store, { key: 'gate', cooldownMs: 0, cooldownScope: 'watchKey', departureAfterLooks: 1, settings: 'one' }, { ...counted, tracking: (previous, isBaseline) => {
 			baseline = isBaseline;
-			return previous ?? newTrackingState(at(1));
+			return { state: previous ?? newTrackingState(at(1)), seen: new Set() };
 		} }, at(1));
 		expect(baseline).toBe(true);
 	});

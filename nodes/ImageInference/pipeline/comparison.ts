@@ -5,7 +5,7 @@ import { readChoice, readOptionalBoolean, readOptionalNumber, truncate } from '.
 import { isoTime } from './isoTime';
 import { jsonLength } from './jsonLength';
 import { countOneMore, hasOwnField, isRecord, ownField, setOwnField } from './records';
-import type { TrackingSettings, TrackingState } from './tracking';
+import type { StoredTrack, TrackingSettings, TrackingState } from './tracking';
 import { isCounts, trackingStateJsonLength, trackingStateProblem } from './tracking';
 import type { DetectionOptions } from './types';
 
@@ -155,6 +155,12 @@ export function readWatch(this: IExecuteFunctions, itemIndex: number, options: I
 
 const OPTION_LABELS = { cooldownScope: 'Cooldown Scope', departureAfterLooks: 'Departure After Looks' };
 
+/** A key's tracks moved on by a look, and the tracks its objects continue or start (told by matching, not by time: two looks may share a millisecond). */
+export interface MovedTracks {
+	state: TrackingState;
+	seen: ReadonlySet<StoredTrack>;
+}
+
 /**
  * Compares this look's counts with the key's counts as last reported, and keeps what the next look
  * needs. A key's first look, and the first under other settings, is the baseline: nothing is
@@ -175,9 +181,9 @@ export function compareWithPreviousLook(
 	current: {
 		counts: Counts;
 		zones?: Record<string, Counts>;
-		tracking?: (previous: TrackingState | undefined, baseline: boolean, lost?: { nextId: number }) => TrackingState;
-		/** With tracking off: moves the tracks set aside on with this look's objects (moveSetAsideTracks); `baseline`: a look under other settings, which counts no track missing. */
-		setAside?: (tracks: TrackingState, baseline: boolean) => void;
+		tracking?: (previous: TrackingState | undefined, baseline: boolean, lost?: { nextId: number }) => MovedTracks;
+		/** With tracking off: moves the tracks set aside on with this look's objects (moveSetAsideTracks); `baseline`: a look under other settings, which counts no track missing. Gives the tracks the look sees. */
+		setAside?: (tracks: TrackingState, baseline: boolean) => ReadonlySet<StoredTrack>;
 	},
 	now: number,
 	warnings: string[] = [],
@@ -243,11 +249,12 @@ export function compareWithPreviousLook(
 	const sizeWithoutThisKey = previous === undefined ? measured : measured - entryLength(watch.key, previousLength) - (keysBefore > 1 ? 1 : 0);
 	// the settings changed while tracking was off: a baseline for the tracks, as it would have been with it on
 	const trackingBaseline = !comparing || previous.tracking === undefined || previous.paused?.changed === true;
-	const tracking = current.tracking?.(previous?.tracking, trackingBaseline, lost);
+	const moved = current.tracking?.(previous?.tracking, trackingBaseline, lost);
+	const tracking = moved?.state;
 	// a look with tracking off moves the key's tracks on without starting or reporting any, for when it is on again
-	if (!tracking && previous?.tracking) current.setAside?.(previous.tracking, !comparing);
+	const seen = moved ? moved.seen : previous?.tracking && current.setAside?.(previous.tracking, !comparing);
 	const tracks = tracking ?? previous?.tracking;
-	if (tracks && previous?.tracking && !comparing) keepCountedWhileTracked(tracks, now, previous, judging, overall.kept, keptByZone);
+	if (tracks && previous?.tracking && !comparing) keepCountedWhileTracked(tracks, seen, previous, judging, overall.kept, keptByZone);
 	const nowIso = isoTime(now);
 	// none ended, none started: the look keeps the cooldowns it had
 	if (previous?.cooldowns && endedCooldowns === 0 && !(watch.cooldownMs > 0 && changed)) cooldowns = previous.cooldowns;
@@ -303,7 +310,7 @@ export function compareWithPreviousLook(
  */
 function keepCountedWhileTracked(
 	tracking: TrackingState,
-	now: number,
+	seen: ReadonlySet<StoredTrack> | undefined,
 	previous: RememberedLook,
 	judging: Judging,
 	counts: Counts,
@@ -312,7 +319,7 @@ function keepCountedWhileTracked(
 	const held: Counts = {};
 	const heldByZone: Record<string, Counts> = {};
 	for (const track of tracking.tracks) {
-		if (track.lastSeen === now) continue;
+		if (seen?.has(track)) continue;
 		countOneMore(held, track.label);
 		for (const zone in track.zones) {
 			if (!hasOwnField(heldByZone, zone)) setOwnField(heldByZone, zone, {});

@@ -84,7 +84,7 @@ export function runDetectionPipeline(
 			const state = previous ?? newTrackingState(watch.now, lost && { nextId: lost.nextId, resumedLooks: settings.keepMissedLooks + 1 });
 			// tracking needs the image's size (requireSize): every box is in fractions of the image
 			tracked = trackObjects(state, detections as TrackedObject[], settings, watch.now, baseline);
-			return state;
+			return { state, seen: tracked.seen };
 		});
 	const setAside = (state: TrackingState, baseline: boolean) => moveSetAsideTracks(state, detections, watch.now, baseline);
 	const look = { counts: results.countsByLabel, zones: results.countsByZone, tracking, setAside };

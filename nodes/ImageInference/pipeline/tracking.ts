@@ -202,7 +202,7 @@ export function trackObjects(
 	settings: TrackingSettings,
 	now: number,
 	baseline = false,
-): { detections: DetectionTrack[]; result: TrackingResult } {
+): { detections: DetectionTrack[]; result: TrackingResult; seen: Set<StoredTrack> } {
 	if (settings.arrivalsPeriod === 'day') {
 		const day = dayIn(settings.timeZone, now);
 		if (state.arrivals.day !== day) state.arrivals = { since: now, day, byLabel: {}, byZone: {} };
@@ -234,6 +234,7 @@ export function trackObjects(
 	}
 
 	let untracked = 0;
+	const seen = new Set<StoredTrack>();
 	const arrivals: TrackSummary[] = [];
 	const overstays: Overstay[] = [];
 	const detections = objects.map((object, objectIndex): DetectionTrack => {
@@ -264,6 +265,7 @@ export function trackObjects(
 			};
 			state.tracks.push(track);
 		}
+		seen.add(track);
 		track.box = boxes[objectIndex];
 		track.lastSeen = now;
 		track.missedLooks = 0;
@@ -303,6 +305,7 @@ export function trackObjects(
 			tracked: state.tracks.length,
 			untracked,
 		},
+		seen,
 	};
 }
 
@@ -377,15 +380,18 @@ function departure(track: StoredTrack): Departure {
  * when tracking is on again; no track starts, nothing is reported. So an object that leaves while
  * tracking is off, and another that takes its place, are two tracks, as with tracking on. A look
  * without the image's size (an image URL) cannot place its objects: it leaves the tracks as they are.
- * A `baseline` look (under other settings) counts no track missing, as with tracking on.
+ * A `baseline` look (under other settings) counts no track missing, as with tracking on. Gives the
+ * tracks the look sees.
  */
-export function moveSetAsideTracks(state: TrackingState, objects: Array<{ label: string; relativeBox: Box | null }>, now: number, baseline = false): void {
-	if (!objects.every((object): object is TrackedObject => object.relativeBox !== null)) return;
+export function moveSetAsideTracks(state: TrackingState, objects: Array<{ label: string; relativeBox: Box | null }>, now: number, baseline = false): Set<StoredTrack> {
+	const seen = new Set<StoredTrack>();
+	if (!objects.every((object): object is TrackedObject => object.relativeBox !== null)) return seen;
 	const { minOverlap, keepMissedLooks, countAfterLooks } = state.matching ?? { minOverlap: DEFAULT_MIN_OVERLAP, keepMissedLooks: DEFAULT_KEEP_MISSED_LOOKS, countAfterLooks: DEFAULT_COUNT_AFTER_LOOKS };
 	const boxes = boxesOf(objects);
 	const { trackOf, matchedTracks } = matchTracks(state.tracks, objects, boxes, minOverlap);
 	trackOf.forEach((track, objectIndex) => {
 		if (!track) return;
+		seen.add(track);
 		track.box = boxes[objectIndex];
 		track.lastSeen = now;
 		track.missedLooks = 0;
@@ -403,6 +409,7 @@ export function moveSetAsideTracks(state: TrackingState, objects: Array<{ label:
 		else if (track.arrived) (state.endedWhileOff ??= []).push(track);
 	});
 	state.tracks = kept;
+	return seen;
 }
 
 /**
