@@ -119,8 +119,21 @@ describe('Minimum Confidence per Label, written as JSON or with other separators
 		expect(await failure('- person: 0.7\n- car: 0.5')).toEqual(listed('- person'));
 		expect(await failure('person: 0.7\n• car: 0.5')).toEqual(listed('• car'));
 		expect(await failure('* car: 0.5')).toEqual(listed('* car'));
+		expect(await failure('1. person: 0.7\n2. car: 0.5')).toEqual(listed('1. person'));
+		expect(await failure('person: 0.7\n12) car: 0.5')).toEqual(listed('12) car'));
 		// a label may still hold a dash, and * alone is every other label
 		expect(read('t-shirt: 0.5, -: 0.2, *: 0.1')).toEqual({ labelMinimums: { byLabel: [['t-shirt', 0.5], ['-', 0.2]], others: 0.1 } });
+		// and digits: a number and a dot without a space after them are no list's mark
+		expect(read('1.5 ton truck: 0.5, 3.car: 0.4')).toEqual({ labelMinimums: { byLabel: [['1.5 ton truck', 0.5], ['3.car', 0.4]] } });
+	});
+
+	it('a label written as a pattern fails the item instead of matching nothing: labels are matched exactly', async () => {
+		const pattern = (label: string) => refusal(`the label ${JSON.stringify(label)} is a pattern: labels are matched exactly as the service spells them, and * alone sets every other label`);
+		expect(await failure('*car: 0.5')).toEqual(pattern('*car'));
+		expect(await failure('person: 0.7, vehicle*: 0.5')).toEqual(pattern('vehicle*'));
+		expect(await failure('"*": 0.3, **: 0.2')).toEqual(pattern('**'));
+		// a star inside a label is the label's own
+		expect(read('5*star: 0.5, *: 0.2')).toEqual({ labelMinimums: { byLabel: [['5*star', 0.5]], others: 0.2 } });
 	});
 
 	it('a minimum outside 0–1 still fails the item, quoted or not', async () => {

@@ -60,8 +60,10 @@ const ENTRY_SEPARATOR = /[,;\r\n]/;
 const QUOTE_PAIRS: Record<string, string> = { '"': '"', "'": "'", '`': '`', '“': '”', '‘': '’', '„': '“', '‚': '‘', '«': '»', '»': '«', '‹': '›', '「': '」', '『': '』' };
 /** What a label cannot start or end with once its own quotes are off: a quote or a bracket left by JSON-like text. */
 const STRAY_MARK = /^["'`“”‘’„‚«»‹›「」『』{}[\]]|["'`“”‘’„‚«»‹›「」『』{}[\]]$/;
-/** A list's mark before a label, as a bulleted list or YAML writes one: "- person: 0.7". */
-const LIST_MARK = /^[-–—•*]\s/;
+/** A list's mark before a label, as a bulleted or numbered list or YAML writes one: "- person: 0.7", "1. person: 0.7". */
+const LIST_MARK = /^(?:[-–—•*]|\d{1,3}[.)])\s/;
+/** A label written as a pattern ("*car", "vehicle*"): labels are matched exactly, and * alone is every other label. */
+const PATTERN = /^\*.|.\*$/;
 /**
  * A label that holds a whole entry and the start of another: "person: 0.7 car" of "person: 0.7
  * car: 0.4", "person: 0.7car" of "person: 0.7car: 0.4", "person:0.7:car" of "person:0.7:car:0.4".
@@ -108,6 +110,7 @@ export function readLabelMinimums(this: IExecuteFunctions, itemIndex: number, op
 		const label = unquoted(written);
 		if (label === '') fail(`an entry has no label before its colon`);
 		if (LIST_MARK.test(label)) fail(`the label ${shownValue(label)} starts with a list’s mark: write each entry as label: minimum, on a line of its own or separated by commas`);
+		if (PATTERN.test(label)) fail(`the label ${shownValue(label)} is a pattern: labels are matched exactly as the service spells them, and ${OTHER_LABELS} alone sets every other label`);
 		if (STRAY_MARK.test(label)) fail(`the label ${shownValue(label)} starts or ends with a quote or a bracket: write each label as the service spells it, e.g. person: 0.7`);
 		if (TWO_ENTRIES.test(label)) fail(`${shownValue(`${label}: ${String(raw)}`)} holds more than one entry: separate the entries with commas, or give each its own item in a list`);
 		const text = typeof raw === 'string' ? unquoted(raw) : raw;
