@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { CooldownScope, Watch } from '../../nodes/ImageInference/pipeline/comparison';
 import { DEFAULT_COOLDOWN_SCOPE, settingsFingerprint } from '../../nodes/ImageInference/pipeline/comparison';
+import type { StoredPicture } from '../../nodes/ImageInference/pipeline/geometry';
 import { runDetectionPipeline } from '../../nodes/ImageInference/pipeline/steps';
 import { defaultTrackingSettings } from '../../nodes/ImageInference/pipeline/tracking';
 import type { DetectionOptions } from '../../nodes/ImageInference/pipeline/types';
@@ -81,12 +82,21 @@ export function watchOf(key: string, settings: WatchSettings): Watch {
 
 /** One look of `key` at `now`: the pipeline's result, as Detect's output takes it. */
 export function lookAt(store: IDataObject, key: string, settings: WatchSettings, objects: SeenObject[], now: number) {
+	return look(store, key, settings, objects, now, { width: PICTURE, height: PICTURE });
+}
+
+/** The same look of an image URL without the service's picture: the node learns no size, so no object is placed. */
+export function lookWithoutSize(store: IDataObject, key: string, settings: WatchSettings, objects: SeenObject[], now: number) {
+	return look(store, key, settings, objects, now, undefined);
+}
+
+function look(store: IDataObject, key: string, settings: WatchSettings, objects: SeenObject[], now: number, picture: StoredPicture | undefined) {
 	const answer = {
 		detections: objects.map(({ label, box: [x, y, width, height] }) => ({ label, confidence: 0.9, x: x * PICTURE, y: y * PICTURE, width: width * PICTURE, height: height * PICTURE })),
 		image: null,
 		labelsCount: [],
 	};
-	const result = runDetectionPipeline(answer, { width: PICTURE, height: PICTURE }, detectionOptionsOf(settings), { watch: watchOf(key, settings), store, now });
+	const result = runDetectionPipeline(answer, picture, detectionOptionsOf(settings), { watch: watchOf(key, settings), store, now });
 	type Tracked = { trackId: number | null; seenForSeconds: number | null; secondsInZones?: Record<string, number> };
 	return { ...result, detections: result.results.detections as Array<(typeof result.results.detections)[number] & Tracked> };
 }

@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { compareWithPreviousLook } from '../../nodes/ImageInference/pipeline/comparison';
 import { newTrackingState, trackObjects, trackingStateJsonLength } from '../../nodes/ImageInference/pipeline/tracking';
 import type { SeenObject, WatchSettings } from '../harness/watchLooks';
-import { MINUTE, lookAt } from '../harness/watchLooks';
+import { MINUTE, lookAt, lookWithoutSize } from '../harness/watchLooks';
 
 const T0 = Date.parse('2026-11-28T08:00:00.000Z');
 const at = (minutes: number) => T0 + minutes * MINUTE;
@@ -287,6 +287,21 @@ describe('a box that jitters across a zone’s edge', () => {
 		const settings: WatchSettings = { zones: [bay(0.5)], zoneStayLimits: [['bay', 5]] };
 		const newStays = [inBay, inBay, outside, inBay, inBay].map((object, index) => lookAt(store, 'gate', settings, [object], at([0, 4, 5, 6, 7][index])).tracking!.newOverstayCount);
 		expect(newStays).toEqual([0, 0, 0, 1, 0]);
+	});
+
+	it('a car alerted in the bay that leaves it for longer and comes back: its second stay over the limit is alerted too', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { zones: [bay(0.5)], zoneStayLimits: [['bay', 30]] };
+		// tall boxes overlapping by a half: the anchor in the bay (y 0.55) or out of it (0.45)
+		const inBay: SeenObject = { label: 'car', box: [0.1, 0.25, 0.2, 0.3] };
+		const outOfBay: SeenObject = { label: 'car', box: [0.1, 0.15, 0.2, 0.3] };
+		const minutes = Array.from({ length: 26 }, (_, index) => index * 5);
+		const looks = minutes.map((minute) => lookAt(store, 'gate', settings, [minute >= 45 && minute <= 75 ? outOfBay : inBay], at(minute)));
+		const alerts = looks.flatMap((look, index) => look.tracking!.overstays.filter((stay) => !stay.alreadyReported).map((stay) => [minutes[index], stay.trackId, stay.zone, stay.stayedSeconds]));
+		expect(alerts).toEqual([
+			[35, at(0), 'bay', 2100],
+			[115, at(0), 'bay', 2100],
+		]);
 	});
 
 	it('a departure whose last sighting was a tolerated look out of the zone names the zone (the issue’s car: in at 1, 5, 12, 13, out at 6 and 14)', () => {
@@ -737,5 +752,70 @@ describe('tracking turned off while objects stand, and on again', () => {
 		expect(newAlerts(looks, minutes)).toEqual([[31, at(0), false]]);
 		expect(looks[70].detections.map((detection) => [detection.trackId, detection.seenForSeconds])).toEqual([[at(0), 4200]]);
 		expect(looks.flatMap((look) => look.warnings)).toEqual([]);
+	});
+
+	// each look as a new execution: the static data through JSON
+	const lookAfresh = (store: IDataObject, looker: typeof lookAt, ...args: Parameters<typeof lookAt> extends [unknown, ...infer Rest] ? Rest : never) => {
+		const next = JSON.parse(JSON.stringify(store)) as IDataObject;
+		return { store: next, look: looker(next, ...args) };
+	};
+	const events = (looks: Array<ReturnType<typeof lookAt>>, minutes: number[]) =>
+		looks.flatMap((look, index) => [
+			...look.tracking!.arrivals.map((arrival) => `${minutes[index]} arrival ${arrival.trackId - T0}`),
+			...look.tracking!.departed.map((departure) => `${minutes[index]} departed ${departure.trackId - T0} ${departure.stayedSeconds}`),
+		]);
+
+	it('Arrival After Looks 2, counted on a look with tracking off, the car gone before tracking is on again: its arrival, then its departure', () => {
+		const twice: WatchSettings = { countAfterLooks: 2 };
+		let store: IDataObject = {};
+		const minutes = [0, 5, 10, 15, 20, 25];
+		const looks = minutes.map((minute) => {
+			const next = lookAfresh(store, lookAt, 'gate', { ...twice, tracking: minute !== 10 }, minute === 5 || minute === 10 ? [PARKED] : [], at(minute));
+			store = next.store;
+			return next.look;
+		});
+		// with tracking on throughout: arrival at 10, departure at 20; tracking reports the arrival by the look on again
+		expect(events(looks.filter((_look, index) => minutes[index] !== 10), minutes.filter((minute) => minute !== 10))).toEqual(['15 arrival 0', '20 departed 0 300']);
+		expect(looks[3].tracking!.arrivalsByLabel).toEqual({ car: 1 });
+	});
+
+	it('Arrival After Looks 2: a car standing at the key’s first look, counted with tracking off, then gone, departs', () => {
+		const twice: WatchSettings = { countAfterLooks: 2 };
+		let store: IDataObject = {};
+		const minutes = [0, 5, 10, 15];
+		const looks = minutes.map((minute) => {
+			const next = lookAfresh(store, lookAt, 'gate', { ...twice, tracking: minute !== 5 }, minute < 10 ? [PARKED] : [], at(minute));
+			store = next.store;
+			return next.look;
+		});
+		expect(events([looks[0], looks[2], looks[3]], [0, 10, 15])).toEqual(['15 departed 0 300']);
+	});
+
+	it('looks of an image URL with tracking off leave the tracks as they are, also those that see nothing: a car the detector misses now and then keeps its track', () => {
+		let store: IDataObject = {};
+		for (const minute of [0, 5]) store = lookAfresh(store, lookAt, 'gate', {}, [PARKED], at(minute)).store;
+		[[PARKED], [], [PARKED], [], [PARKED]].forEach((objects, index) => {
+			store = lookAfresh(store, lookWithoutSize, 'gate', { tracking: false }, objects, at(10 + index * 5)).store;
+		});
+		const back = lookAfresh(store, lookAt, 'gate', {}, [PARKED], at(35)).look;
+		expect([back.tracking!.arrivals, back.tracking!.departed, back.detections.map((detection) => [detection.trackId, detection.seenForSeconds])]).toEqual([[], [], [[at(0), 2100]]]);
+	});
+
+	it('a look with tracking off under other settings, after a tracked one that lowered Track Kept Through Missed Looks, ends no track: the comparison reports the car gone as tracking does', () => {
+		const before: WatchSettings = { keepMissedLooks: 2, departureAfterLooks: 3 };
+		const lowered: WatchSettings = { keepMissedLooks: 0, departureAfterLooks: 3, confidence: 0.4 };
+		const other: WatchSettings = { keepMissedLooks: 0, departureAfterLooks: 3, confidence: 0.3 };
+		const gone = (trackingAt5: boolean) => {
+			let store: IDataObject = {};
+			const plan: Array<[WatchSettings, SeenObject[]]> = [[before, [PARKED]], [before, [PARKED]], [before, []], [before, []], [lowered, []], [{ ...other, tracking: trackingAt5 }, []], [other, []], [other, []], [other, []]];
+			return plan.flatMap(([settings, objects], minute) => {
+				const next = lookAfresh(store, lookAt, 'gate', settings, objects, at(minute));
+				store = next.store;
+				return [...(next.look.comparison!.changeByLabel.car === -1 ? [`${minute} count car -1`] : []), ...(next.look.tracking?.departed ?? []).map(() => `${minute} departed`)];
+			});
+		};
+		expect(gone(true)).toEqual(['6 count car -1', '6 departed']);
+		// the look on again after a settings change while off is tracking's baseline: the departure comes a look later
+		expect(gone(false)).toEqual(['6 count car -1', '7 departed']);
 	});
 });

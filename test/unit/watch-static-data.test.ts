@@ -78,6 +78,9 @@ describe('a look kept for a key that cannot be read', () => {
 		['a zone’s counts that are text', (gate) => (gate.zones = { bay: 'car' }), 'has no readable counts per zone'],
 		['cooldowns that are text', (gate) => (gate.cooldowns = 'soon'), 'has no readable cooldowns'],
 		['a cooldown that is no time', (gate) => (gate.cooldowns = { '["arrival"]': 'soon' }), 'has no readable cooldowns'],
+		// Date holds times up to 8.64e15 ms either side of 1970: a cooldown's end must be one too
+		['a cooldown started on Date’s last day', (gate) => (gate.cooldowns = { '["arrival"]': '+275760-09-13T00:00:00.000Z' }), 'has no readable cooldowns'],
+		['a time seen past Date’s last day', (gate) => (gate.seenAt = '+275760-09-13T00:00:00.001Z'), 'has no time it was seen'],
 		['looks lower that are text', (gate) => (gate.lowerFor = { '[null,"car"]': '1' }), 'has no readable counts of looks lower'],
 		['settings that are a number', (gate) => (gate.settings = 5), 'has no readable settings'],
 		['tracks set aside with a note that is text', (gate) => (gate.paused = 'off'), 'has no readable note of tracks set aside'],
@@ -91,6 +94,7 @@ describe('a look kept for a key that cannot be read', () => {
 		['looks resumed that are text', (gate) => ((gate.tracking as IDataObject).resumedLooks = 'two'), 'has tracks that are not readable: the state has no readable count of looks resumed'],
 		['no arrivals', (gate) => delete (gate.tracking as Partial<Gate['tracking']>).arrivals, 'has tracks that are not readable: the state has no readable arrivals'],
 		['arrivals without their start', (gate) => delete gate.tracking.arrivals.since, 'has tracks that are not readable: the state has no readable arrivals'],
+		['arrivals since a time past Date’s range', (gate) => (gate.tracking.arrivals.since = 8.64e15 + 1), 'has tracks that are not readable: the state has no readable arrivals'],
 		['arrivals of a day that is a number', (gate) => (gate.tracking.arrivals.day = 5), 'has tracks that are not readable: the state has no readable arrivals'],
 		['arrivals per label that are text', (gate) => (gate.tracking.arrivals.byLabel = 'car'), 'has tracks that are not readable: the state has no readable arrivals'],
 		['a Track Min Overlap below 0', (gate) => ((gate.tracking as IDataObject).matching = { minOverlap: -0.1, keepMissedLooks: 1, countAfterLooks: 1 }), 'has tracks that are not readable: the state has no readable Track Min Overlap, Track Kept Through Missed Looks or Arrival After Looks'],
@@ -120,6 +124,9 @@ describe('a look kept for a key that cannot be read', () => {
 		['a box that is text', (kept) => (kept.box = '0 0 1 1')],
 		['a first time that is text', (kept) => (kept.firstSeen = '2026-11-28T08:00:00.000Z')],
 		['a last time that is text', (kept) => (kept.lastSeen = 'now')],
+		['a first time past Date’s range', (kept) => (kept.firstSeen = 1e300)],
+		['a last time in nanoseconds', (kept) => (kept.lastSeen = at(3) * 1e6)],
+		['a zone’s time past Date’s range', (kept) => (kept.zones = { bay: -8.64e15 - 1 })],
 		['looks seen that are negative', (kept) => (kept.seenLooks = -1)],
 		['looks missed that are text', (kept) => (kept.missedLooks = '0')],
 		['arrived that is text', (kept) => (kept.arrived = 'yes')],
@@ -129,6 +136,8 @@ describe('a look kept for a key that cannot be read', () => {
 		['a stay reported that is a number', (kept) => (kept.overstaysReported = [0])],
 		['baseline that is false', (kept) => (kept.baseline = false)],
 		['resumedAfterLoss that is false', (kept) => (kept.resumedAfterLoss = false)],
+		['arrivedWhileOff that is false', (kept) => (kept.arrivedWhileOff = false)],
+		['arrivedWhileOff on a track that never counted', (kept) => Object.assign(kept, { arrivedWhileOff: true, arrived: false })],
 		['zones left that are text', (kept) => (kept.zonesLeft = 'bay')],
 		['a zone left without its looks', (kept) => (kept.zonesLeft = { bay: [1] })],
 		['a zone left that is a number', (kept) => (kept.zonesLeft = { bay: 1 })],
@@ -154,9 +163,17 @@ describe('a look kept for a key that cannot be read', () => {
 	it('a look as the node keeps it is read without a warning, whatever else it holds', () => {
 		const kept = saved();
 		Object.assign(kept.looks.gate, { reportedAt: '2026-11-28T08:00:00.000Z', note: 'checked' });
-		kept.looks.gate.tracking.tracks[0].baseline = true;
+		Object.assign(kept.looks.gate.tracking.tracks[0], { baseline: true, arrivedWhileOff: true });
+		// Date's first millisecond, and a cooldown ending on its last
+		kept.looks.gate.tracking.arrivals.since = -8.64e15;
+		kept.looks.gate.cooldowns = { '["departure"]': new Date(8.64e15 - 10_080 * MINUTE).toISOString() };
 		const next = lookAt(kept as unknown as IDataObject, 'gate', settings, [PARKED], at(4));
-		expect([next.warnings, next.comparison!.previousSeenAt]).toEqual([[], '2026-11-28T08:03:00.000Z']);
+		expect([next.warnings, next.comparison!.previousSeenAt, next.comparison!.cooldownUntil, next.tracking!.arrivalsSince]).toEqual([
+			[],
+			'2026-11-28T08:03:00.000Z',
+			new Date(8.64e15 - 10_080 * MINUTE + 10 * MINUTE).toISOString(),
+			'-271821-04-20T00:00:00.000Z',
+		]);
 	});
 
 	it('the bound is measured on the looks as repaired: a look that fits beside the readable ones keeps them', () => {

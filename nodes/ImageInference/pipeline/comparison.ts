@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readChoice, readOptionalBoolean, readOptionalNumber, truncate } from '../parameters/readers';
-import { isoTime } from './isoTime';
+import { isStoredTime, isoTime } from './isoTime';
 import { jsonLength } from './jsonLength';
 import { countOneMore, hasOwnField, isRecord, ownField, setOwnField } from './records';
 import type { StoredTrack, TrackingSettings, TrackingState } from './tracking';
@@ -501,7 +501,9 @@ function kindOf(value: unknown): string {
 	return String(value);
 }
 
-const isTimeText = (value: unknown) => typeof value === 'string' && Number.isFinite(Date.parse(value));
+const isTimeText = (value: unknown) => typeof value === 'string' && isStoredTime(Date.parse(value));
+/** A cooldown's start: its end, up to the longest cooldown later, is a time Date can hold too. */
+const isCooldownStart = (value: unknown) => isTimeText(value) && isStoredTime(Date.parse(value as string) + COOLDOWN_BOUNDS.max * 60_000);
 
 /** What is wrong with a look as the static data holds it: the first field found wrong, or undefined when a look can compare with it. */
 function lookProblem(look: unknown): string | undefined {
@@ -509,7 +511,7 @@ function lookProblem(look: unknown): string | undefined {
 	if (!isTimeText(look.seenAt)) return 'has no time it was seen';
 	if (!isCounts(look.counts)) return 'has no counts';
 	if (look.zones !== undefined && !(isRecord(look.zones) && Object.values(look.zones).every(isCounts))) return 'has no readable counts per zone';
-	if (look.cooldowns !== undefined && !(isRecord(look.cooldowns) && Object.values(look.cooldowns).every(isTimeText))) return 'has no readable cooldowns';
+	if (look.cooldowns !== undefined && !(isRecord(look.cooldowns) && Object.values(look.cooldowns).every(isCooldownStart))) return 'has no readable cooldowns';
 	if (look.lowerFor !== undefined && !isCounts(look.lowerFor)) return 'has no readable counts of looks lower';
 	if (look.settings !== undefined && typeof look.settings !== 'string') return 'has no readable settings';
 	if (look.paused !== undefined && !isPausedTracks(look.paused)) return 'has no readable note of tracks set aside';

@@ -2,6 +2,9 @@
 const DATE_LIMIT_MS = 8.64e15;
 const MINUTE_MS = 60_000;
 
+/** A time as the static data may hold it, in milliseconds: one Date can hold, so that a look can write it as text again. */
+export const isStoredTime = (value: unknown): value is number => typeof value === 'number' && Math.abs(value) <= DATE_LIMIT_MS;
+
 /** The minute last written: its first millisecond, and its ISO text up to the seconds. */
 let minute: { start: number; text: string } | undefined;
 

@@ -11,7 +11,7 @@ import { ignoreRegions } from './ignoreRegions';
 import { labelMinimums, readLabelMinimums } from './labelMinimums';
 import { ignoreTheseLabels, onlyTheseLabels, readLabelFilters } from './labels';
 import { MAX_OBJECTS_BOUNDS, maxObjects } from './maxObjects';
-import type { DetectionTrack, TrackedObject, TrackingResult, TrackingState } from './tracking';
+import type { DetectionTrack, StoredTrack, TrackedObject, TrackingResult, TrackingState } from './tracking';
 import { moveSetAsideTracks, newTrackingState, trackObjects } from './tracking';
 import type { DetectionOptions, DetectionStep, PlacedDetection } from './types';
 import { imageFacts, placeDetection, readZoneAndSizeOptions, zonesAndSizes, zonesPastTheImage } from './zones';
@@ -86,7 +86,8 @@ export function runDetectionPipeline(
 			tracked = trackObjects(state, detections as TrackedObject[], settings, watch.now, baseline);
 			return { state, seen: tracked.seen };
 		});
-	const setAside = (state: TrackingState, baseline: boolean) => moveSetAsideTracks(state, detections, watch.now, baseline);
+	// without the image's size (an image URL) the objects cannot be placed, not even none: the tracks stay as they are
+	const setAside = (state: TrackingState, baseline: boolean) => (image.size ? moveSetAsideTracks(state, detections as TrackedObject[], watch.now, baseline) : new Set<StoredTrack>());
 	const look = { counts: results.countsByLabel, zones: results.countsByZone, tracking, setAside };
 	const comparison = compareWithPreviousLook(watch.store, watch.watch, look, watch.now, warnings);
 	if (!tracked) return { results, leftOut, warnings, comparison };

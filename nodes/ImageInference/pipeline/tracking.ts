@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { namedEntries, numberFromText, readChoice, readOptionalBoolean, readOptionalNumber, shownValue, truncate } from '../parameters/readers';
 import type { Box } from './geometry';
-import { isoTime } from './isoTime';
+import { isStoredTime, isoTime } from './isoTime';
 import { jsonLength, numberLength, textLength } from './jsonLength';
 import { countOneMore, hasOwnField, isRecord, ownField, setOwnField } from './records';
 
@@ -70,6 +70,8 @@ export interface StoredTrack {
 	zonesLeft?: Record<string, [since: number, looks: number]>;
 	/** Seen first on the look after the key's tracks were forgotten: it may have stood there, and been alerted, before. */
 	resumedAfterLoss?: true;
+	/** Counted past Arrival After Looks by looks with tracking off: its arrival is reported by the next look with tracking (not a baseline look). */
+	arrivedWhileOff?: true;
 }
 
 export interface TrackingState {
@@ -212,21 +214,26 @@ export function trackObjects(
 	const boxes = boxesOf(objects);
 	const { trackOf, matchedTracks } = matchTracks(state.tracks, objects, boxes, settings.minOverlap);
 
+	const arrivals: TrackSummary[] = [];
+	const reportArrival = (track: StoredTrack) => {
+		arrivals.push(summary(track));
+		countOneMore(state.arrivals.byLabel, track.label);
+		for (const zone of Object.keys(track.zones)) {
+			if (!hasOwnField(state.arrivals.byZone, zone)) setOwnField(state.arrivals.byZone, zone, {});
+			countOneMore(ownField(state.arrivals.byZone, zone)!, track.label);
+		}
+	};
 	const departed: Departure[] = [];
-	if (!baseline && state.endedWhileOff) {
-		for (const track of state.endedWhileOff) departed.push(departure(track));
+	if (!baseline) {
+		// the arrivals counted while tracking was off, then the departures of the tracks that ended meanwhile
+		for (const track of [...(state.endedWhileOff ?? []), ...state.tracks]) {
+			if (track.arrivedWhileOff) reportArrival(track);
+			delete track.arrivedWhileOff;
+		}
+		for (const track of state.endedWhileOff ?? []) departed.push(departure(track));
 		delete state.endedWhileOff;
 	}
-	const kept: StoredTrack[] = [];
-	state.tracks.forEach((track, trackIndex) => {
-		if (!matchedTracks[trackIndex] && !baseline) {
-			track.missedLooks += 1;
-			track.seenLooks = 0;
-		}
-		if (baseline || track.missedLooks <= settings.keepMissedLooks) kept.push(track);
-		else if (track.arrived) departed.push(departure(track));
-	});
-	state.tracks = kept;
+	for (const track of endMissedTracks(state, matchedTracks, settings.keepMissedLooks, baseline)) if (track.arrived) departed.push(departure(track));
 	const resumed = state.resumedLooks !== undefined;
 	if (resumed && !baseline) {
 		state.resumedLooks! -= 1;
@@ -235,7 +242,6 @@ export function trackObjects(
 
 	let untracked = 0;
 	const seen = new Set<StoredTrack>();
-	const arrivals: TrackSummary[] = [];
 	const overstays: Overstay[] = [];
 	const detections = objects.map((object, objectIndex): DetectionTrack => {
 		let track = trackOf[objectIndex];
@@ -274,14 +280,7 @@ export function trackObjects(
 		// an object that arrived before a baseline look is reported as an arrival at the next look
 		if (!track.arrived && track.seenLooks >= settings.countAfterLooks && !(baseline && !track.baseline)) {
 			track.arrived = true;
-			if (!track.baseline) {
-				arrivals.push(summary(track));
-				countOneMore(state.arrivals.byLabel, track.label);
-				for (const zone of Object.keys(track.zones)) {
-					if (!hasOwnField(state.arrivals.byZone, zone)) setOwnField(state.arrivals.byZone, zone, {});
-					countOneMore(ownField(state.arrivals.byZone, zone)!, track.label);
-				}
-			}
+			if (!track.baseline) reportArrival(track);
 		}
 		if (track.arrived) addOverstays(overstays, track, settings, now);
 		return {
@@ -377,15 +376,15 @@ function departure(track: StoredTrack): Departure {
  * A look with Track Objects Across Looks off, on the tracks it sets aside: each track it sees (a
  * detection of its label overlapping it, as with tracking on) is seen again, each it does not see
  * missed, and one missed longer than Track Kept Through Missed Looks ends, to be reported departed
- * when tracking is on again; no track starts, nothing is reported. So an object that leaves while
- * tracking is off, and another that takes its place, are two tracks, as with tracking on. A look
- * without the image's size (an image URL) cannot place its objects: it leaves the tracks as they are.
- * A `baseline` look (under other settings) counts no track missing, as with tracking on. Gives the
- * tracks the look sees.
+ * when tracking is on again; no track starts, nothing is reported (an object counted past Arrival
+ * After Looks is reported arrived by that look). So an object that leaves while tracking is off,
+ * and another that takes its place, are two tracks, as with tracking on. The objects are placed in
+ * the image: a look without the image's size (an image URL) cannot place them, not even none, and
+ * leaves the tracks as they are (runDetectionPipeline). A `baseline` look (under other settings)
+ * counts no track missing and ends none, as with tracking on. Gives the tracks the look sees.
  */
-export function moveSetAsideTracks(state: TrackingState, objects: Array<{ label: string; relativeBox: Box | null }>, now: number, baseline = false): Set<StoredTrack> {
+export function moveSetAsideTracks(state: TrackingState, objects: TrackedObject[], now: number, baseline = false): Set<StoredTrack> {
 	const seen = new Set<StoredTrack>();
-	if (!objects.every((object): object is TrackedObject => object.relativeBox !== null)) return seen;
 	const { minOverlap, keepMissedLooks, countAfterLooks } = state.matching ?? { minOverlap: DEFAULT_MIN_OVERLAP, keepMissedLooks: DEFAULT_KEEP_MISSED_LOOKS, countAfterLooks: DEFAULT_COUNT_AFTER_LOOKS };
 	const boxes = boxesOf(objects);
 	const { trackOf, matchedTracks } = matchTracks(state.tracks, objects, boxes, minOverlap);
@@ -397,19 +396,32 @@ export function moveSetAsideTracks(state: TrackingState, objects: Array<{ label:
 		track.missedLooks = 0;
 		// counted towards Arrival After Looks: the arrival is reported by the look with tracking on again
 		track.seenLooks = Math.min(track.seenLooks + 1, countAfterLooks);
+		if (!track.arrived && track.seenLooks >= countAfterLooks) {
+			track.arrived = true;
+			if (!track.baseline) track.arrivedWhileOff = true;
+		}
 		moveZones(track, objects[objectIndex].zones ?? [], keepMissedLooks, now);
 	});
+	for (const track of endMissedTracks(state, matchedTracks, keepMissedLooks, baseline)) if (track.arrived) (state.endedWhileOff ??= []).push(track);
+	return seen;
+}
+
+/**
+ * Each track the look does not see is missed (a baseline look counts no miss, and ends no track);
+ * gives the tracks missed for longer than Track Kept Through Missed Looks, which end.
+ */
+function endMissedTracks(state: TrackingState, matchedTracks: boolean[], keepMissedLooks: number, baseline: boolean): StoredTrack[] {
 	const kept: StoredTrack[] = [];
+	const ended: StoredTrack[] = [];
 	state.tracks.forEach((track, trackIndex) => {
 		if (!matchedTracks[trackIndex] && !baseline) {
 			track.missedLooks += 1;
 			track.seenLooks = 0;
 		}
-		if (track.missedLooks <= keepMissedLooks) kept.push(track);
-		else if (track.arrived) (state.endedWhileOff ??= []).push(track);
+		(baseline || track.missedLooks <= keepMissedLooks ? kept : ended).push(track);
 	});
 	state.tracks = kept;
-	return seen;
+	return ended;
 }
 
 /**
@@ -432,6 +444,8 @@ function moveZones(track: StoredTrack, zones: string[], keepMissedLooks: number,
 	track.zones = zonesSince;
 	if (leftCount > 0) track.zonesLeft = left;
 	else delete track.zonesLeft;
+	// a zone left for longer ended its stay: the next stay in it is alerted again
+	track.overstaysReported = track.overstaysReported.filter((name) => name === '' || hasOwnField(zonesSince, name) || hasOwnField(left, name));
 }
 
 function summary(track: StoredTrack): TrackSummary {
@@ -533,13 +547,15 @@ function trackJsonLength(track: StoredTrack): number {
 		jsonLength(track.overstaysReported) +
 		(track.baseline ? BASELINE_FIELD.length : 0) +
 		(track.zonesLeft ? ZONES_LEFT_FIELD.length + jsonLength(track.zonesLeft) : 0) +
-		(track.resumedAfterLoss ? RESUMED_FIELD.length : 0)
+		(track.resumedAfterLoss ? RESUMED_FIELD.length : 0) +
+		(track.arrivedWhileOff ? ARRIVED_WHILE_OFF_FIELD.length : 0)
 	);
 }
 
 const BASELINE_FIELD = ',"baseline":true';
 const ZONES_LEFT_FIELD = ',"zonesLeft":';
 const RESUMED_FIELD = ',"resumedAfterLoss":true';
+const ARRIVED_WHILE_OFF_FIELD = ',"arrivedWhileOff":true';
 
 const LABELS = {
 	trackObjects: 'Track Objects Across Looks',
@@ -610,7 +626,7 @@ function readZoneStayLimits(value: unknown, zones: string[], fail: (message: str
 	});
 }
 
-const isTime = (value: unknown): value is number => Number.isFinite(value);
+const isNumber = (value: unknown): value is number => Number.isFinite(value);
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 const everyField = (record: Record<string, unknown>, test: (value: unknown) => boolean) => Object.values(record).every(test);
 /** Counts per label, as a look keeps them: whole and not negative, or a hand edit would make up changes. */
@@ -638,13 +654,13 @@ export function trackingStateProblem(value: unknown): string | undefined {
 	const ended = (endedWhileOff ?? []) as StoredTrack[];
 	if (new Set([...(tracks as StoredTrack[]), ...ended].map((track) => track.id)).size < tracks.length + ended.length) return 'has two tracks of one id';
 	if (ended.some((track) => track.id >= (nextId as number))) return 'has no next track id above its tracks’ ids';
-	if (!isRecord(arrivals) || !isTime(arrivals.since) || !(arrivals.day === undefined || typeof arrivals.day === 'string') || !isCounts(arrivals.byLabel) || !isRecord(arrivals.byZone) || !everyField(arrivals.byZone, isCounts)) {
+	if (!isRecord(arrivals) || !isStoredTime(arrivals.since) || !(arrivals.day === undefined || typeof arrivals.day === 'string') || !isCounts(arrivals.byLabel) || !isRecord(arrivals.byZone) || !everyField(arrivals.byZone, isCounts)) {
 		return 'has no readable arrivals';
 	}
 	return undefined;
 }
 
-const within = (value: unknown, { min, max }: { min: number; max: number }) => isTime(value) && value >= min && value <= max;
+const within = (value: unknown, { min, max }: { min: number; max: number }) => isNumber(value) && value >= min && value <= max;
 const isMatching = (value: unknown): boolean =>
 	isRecord(value) &&
 	within(value.minOverlap, MIN_OVERLAP_BOUNDS) &&
@@ -661,18 +677,19 @@ function isStoredTrack(value: unknown): value is StoredTrack {
 		typeof value.label === 'string' &&
 		Array.isArray(box) &&
 		box.length === 4 &&
-		box.every(isTime) &&
-		isTime(value.firstSeen) &&
-		isTime(value.lastSeen) &&
+		box.every(isNumber) &&
+		isStoredTime(value.firstSeen) &&
+		isStoredTime(value.lastSeen) &&
 		isCount(value.seenLooks) &&
 		isCount(value.missedLooks) &&
 		typeof value.arrived === 'boolean' &&
 		isRecord(zones) &&
-		everyField(zones, isTime) &&
+		everyField(zones, isStoredTime) &&
 		Array.isArray(overstaysReported) &&
 		overstaysReported.every((zone) => typeof zone === 'string') &&
 		(value.baseline === undefined || value.baseline === true) &&
 		(value.resumedAfterLoss === undefined || value.resumedAfterLoss === true) &&
-		(zonesLeft === undefined || (isRecord(zonesLeft) && everyField(zonesLeft, (left) => Array.isArray(left) && left.length === 2 && isTime(left[0]) && isCount(left[1]))))
+		(value.arrivedWhileOff === undefined || (value.arrivedWhileOff === true && value.arrived === true)) &&
+		(zonesLeft === undefined || (isRecord(zonesLeft) && everyField(zonesLeft, (left) => Array.isArray(left) && left.length === 2 && isStoredTime(left[0]) && isCount(left[1]))))
 	);
 }
