@@ -488,7 +488,7 @@ describe('the notes of keys forgotten with tracks', () => {
 		]);
 		expect(warnings.get(32)).toEqual([expect.stringContaining('(1 track) were forgotten at 2026-11-28T08:31:30.000Z to keep')]);
 		expect(warnings.get(33)).toEqual([
-			'Track Objects Across Looks: the tracks of Watch Key "gate" (0 tracks) were forgotten at 2026-11-28T08:32:30.000Z to keep the workflow’s static data within 100,000 characters; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss',
+			'Track Objects Across Looks: the tracks of Watch Key "gate" (none standing, in the looks after an earlier loss) were forgotten at 2026-11-28T08:32:30.000Z to keep the workflow’s static data within 100,000 characters; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss',
 		]);
 	});
 

@@ -195,7 +195,7 @@ export function compareWithPreviousLook(
 	const lost = current.tracking && previous?.tracking === undefined ? takeForgottenNote(store, watch.key) : undefined;
 	if (lost) {
 		warnings.push(
-			`Track Objects Across Looks: the tracks of Watch Key "${truncate(watch.key, 40)}" (${lost.tracks} ${lost.tracks === 1 ? 'track' : 'tracks'}) were forgotten at ${lost.at} to keep the workflow’s static data within ${MAX_WATCH_BYTES.toLocaleString('en-US')} characters; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`,
+			`Track Objects Across Looks: the tracks of Watch Key "${truncate(watch.key, 40)}" (${lost.tracks === 0 ? 'none standing, in the looks after an earlier loss' : `${lost.tracks} ${lost.tracks === 1 ? 'track' : 'tracks'}`}) were forgotten at ${lost.at} to keep the workflow’s static data within ${MAX_WATCH_BYTES.toLocaleString('en-US')} characters; they start afresh with this look: the stays of the objects standing now count from it and carry resumedAfterLoss`,
 		);
 	}
 	// the cooldowns still running, and when the last of them ends
