@@ -115,7 +115,7 @@ describe('Minimum Confidence per Label, written as JSON or with other separators
 	});
 
 	it('entries written as a list, with a dash or a bullet before each, fail the item instead of naming labels nothing has', async () => {
-		const listed = (label: string) => refusal(`the label ${JSON.stringify(label)} starts with a list’s mark: write each entry as label: minimum, on a line of its own or separated by commas`);
+		const listed = (label: string) => refusal(`the label ${JSON.stringify(label)} starts with a list’s mark: write each entry as label: minimum, on a line of its own or separated by commas (or the label in quotes if it is spelled so)`);
 		expect(await failure('- person: 0.7\n- car: 0.5')).toEqual(listed('- person'));
 		expect(await failure('person: 0.7\n• car: 0.5')).toEqual(listed('• car'));
 		expect(await failure('* car: 0.5')).toEqual(listed('* car'));
@@ -128,12 +128,19 @@ describe('Minimum Confidence per Label, written as JSON or with other separators
 	});
 
 	it('a label written as a pattern fails the item instead of matching nothing: labels are matched exactly', async () => {
-		const pattern = (label: string) => refusal(`the label ${JSON.stringify(label)} is a pattern: labels are matched exactly as the service spells them, and * alone sets every other label`);
+		const pattern = (label: string) => refusal(`the label ${JSON.stringify(label)} is a pattern: labels are matched exactly as the service spells them, and * alone sets every other label (write the label in quotes if it is spelled so)`);
 		expect(await failure('*car: 0.5')).toEqual(pattern('*car'));
 		expect(await failure('person: 0.7, vehicle*: 0.5')).toEqual(pattern('vehicle*'));
 		expect(await failure('"*": 0.3, **: 0.2')).toEqual(pattern('**'));
 		// a star inside a label is the label's own
 		expect(read('5*star: 0.5, *: 0.2')).toEqual({ labelMinimums: { byLabel: [['5*star', 0.5]], others: 0.2 } });
+	});
+
+	it('a label in quotes, or a key or item from an expression, is exact: a list’s mark or a star in it is the label’s own', () => {
+		const exact = { labelMinimums: { byLabel: [['1. FC Köln', 0.6], ['V*', 0.5], ['- person', 0.4]] } };
+		expect(read('"1. FC Köln": 0.6, "V*": 0.5, \'- person\': 0.4')).toEqual(exact);
+		expect(read({ '1. FC Köln': 0.6, 'V*': 0.5, '- person': 0.4 })).toEqual(exact);
+		expect(read(['1. FC Köln: 0.6', 'V*: 0.5', '- person: 0.4'])).toEqual(exact);
 	});
 
 	it('a minimum outside 0–1 still fails the item, quoted or not', async () => {

@@ -106,11 +106,14 @@ export function readLabelMinimums(this: IExecuteFunctions, itemIndex: number, op
 	};
 	const minimums: LabelMinimums = { byLabel: [] };
 	const seen = new Map<string, number>();
+	const inText = typeof value === 'string';
 	for (const [written, raw] of namedEntries(writtenEntries(value, fail), 'label: minimum', fail)) {
 		const label = unquoted(written);
 		if (label === '') fail(`an entry has no label before its colon`);
-		if (LIST_MARK.test(label)) fail(`the label ${shownValue(label)} starts with a list’s mark: write each entry as label: minimum, on a line of its own or separated by commas`);
-		if (PATTERN.test(label)) fail(`the label ${shownValue(label)} is a pattern: labels are matched exactly as the service spells them, and ${OTHER_LABELS} alone sets every other label`);
+		// typed in the text without quotes: what a list or a pattern puts around a label; quoted, or a key or item from an expression, the label is exact
+		const typed = inText && label === written;
+		if (typed && LIST_MARK.test(label)) fail(`the label ${shownValue(label)} starts with a list’s mark: write each entry as label: minimum, on a line of its own or separated by commas (or the label in quotes if it is spelled so)`);
+		if (typed && PATTERN.test(label)) fail(`the label ${shownValue(label)} is a pattern: labels are matched exactly as the service spells them, and ${OTHER_LABELS} alone sets every other label (write the label in quotes if it is spelled so)`);
 		if (STRAY_MARK.test(label)) fail(`the label ${shownValue(label)} starts or ends with a quote or a bracket: write each label as the service spells it, e.g. person: 0.7`);
 		if (TWO_ENTRIES.test(label)) fail(`${shownValue(`${label}: ${String(raw)}`)} holds more than one entry: separate the entries with commas, or give each its own item in a list`);
 		const text = typeof raw === 'string' ? unquoted(raw) : raw;
