@@ -553,6 +553,16 @@ describe('the baseline keeps counted what tracking holds unseen, as far as last 
 		expect([after.comparison!.disappeared, after.comparison!.zones!.bay.disappeared, after.tracking!.departed.length]).toEqual([['car'], ['car'], 1]);
 	});
 
+	it('a car the look sees is not held as well: of three reported, one gone and held back by Departure After Looks, one seen, one unseen, the baseline counts two', () => {
+		const store: IDataObject = {};
+		const settings: WatchSettings = { keepMissedLooks: 0, departureAfterLooks: 3 };
+		lookAt(store, 'gate', settings, [PARKED, OTHER, THIRD], at(1));
+		lookAt(store, 'gate', settings, [PARKED, OTHER], at(2));
+		expect((store.looks as Record<string, { counts: unknown }>).gate.counts).toEqual({ car: 3 });
+		lookAt(store, 'gate', { ...settings, confidence: 0.4 }, [PARKED], at(3));
+		expect((store.looks as Record<string, { counts: unknown }>).gate.counts).toEqual({ car: 2 });
+	});
+
 	it('two cars held, one counted as last reported: the baseline counts one more, not two', () => {
 		const store: IDataObject = {};
 		const settings: WatchSettings = { zones: [bay(1)], keepMissedLooks: 2 };
@@ -789,6 +799,75 @@ describe('tracking turned off while objects stand, and on again', () => {
 			return next.look;
 		});
 		expect(events([looks[0], looks[2], looks[3]], [0, 10, 15])).toEqual(['15 departed 0 300']);
+	});
+
+	/** The arrivals and departures of the looks at `minutes`, each a new execution under its settings and objects. */
+	const eventsOf = (plan: Array<[minute: number, settings: WatchSettings, objects: SeenObject[]]>) => {
+		let store: IDataObject = {};
+		const looks = plan.map(([minute, settings, objects]) => {
+			const next = lookAfresh(store, lookAt, 'gate', settings, objects, at(minute));
+			store = next.store;
+			return next.look;
+		});
+		return events(looks.map((look) => (look.tracking ? look : { ...look, tracking: { arrivals: [], departed: [] } as never })), plan.map(([minute]) => minute));
+	};
+
+	it('an arrival counted while tracking is off under other settings waits past the look on again, tracking’s baseline, as a departure does', () => {
+		const twice: WatchSettings = { countAfterLooks: 2 };
+		const other: WatchSettings = { countAfterLooks: 2, confidence: 0.4 };
+		expect(
+			eventsOf([
+				[0, twice, []],
+				[5, twice, [PARKED]],
+				[10, { ...other, tracking: false }, [PARKED]],
+				[15, other, []],
+				[20, other, []],
+				[25, other, []],
+			]),
+		).toEqual(['20 arrival 0', '25 departed 0 300']);
+	});
+
+	it('Arrival After Looks 3: a car seen twice, once with tracking off, then gone, is a false detection: no arrival, no departure', () => {
+		const thrice: WatchSettings = { countAfterLooks: 3 };
+		expect(
+			eventsOf([
+				[0, thrice, []],
+				[5, thrice, [PARKED]],
+				[10, { ...thrice, tracking: false }, [PARKED]],
+				[15, thrice, []],
+				[20, thrice, []],
+				[25, thrice, []],
+			]),
+		).toEqual([]);
+	});
+
+	it('a car that arrived with tracking on, seen by a look with tracking off, is not reported arrived again', () => {
+		expect(
+			eventsOf([
+				[0, {}, []],
+				[5, {}, [PARKED]],
+				[10, { tracking: false }, [PARKED]],
+				[15, {}, [PARKED]],
+			]),
+		).toEqual(['5 arrival 0']);
+	});
+
+	it('Arrival After Looks 2: a car seen once, then missed by looks with tracking off past Track Kept Through Missed Looks, ends without a departure', () => {
+		const twice: WatchSettings = { countAfterLooks: 2 };
+		let store: IDataObject = {};
+		const plan: Array<[number, WatchSettings, SeenObject[]]> = [
+			[0, twice, []],
+			[5, twice, [PARKED]],
+			[10, { ...twice, tracking: false }, []],
+			[15, { ...twice, tracking: false }, []],
+			[20, twice, []],
+		];
+		const looks = plan.map(([minute, settings, objects]) => {
+			const next = lookAfresh(store, lookAt, 'gate', settings, objects, at(minute));
+			store = next.store;
+			return next.look;
+		});
+		expect([looks[4].tracking!.departed, looks.flatMap((look) => look.warnings)]).toEqual([[], []]);
 	});
 
 	it('looks of an image URL with tracking off leave the tracks as they are, also those that see nothing: a car the detector misses now and then keeps its track', () => {

@@ -226,14 +226,15 @@ export function trackObjects(
 	const departed: Departure[] = [];
 	if (!baseline) {
 		// the arrivals counted while tracking was off, then the departures of the tracks that ended meanwhile
-		for (const track of [...(state.endedWhileOff ?? []), ...state.tracks]) {
+		const ended = state.endedWhileOff;
+		for (const track of ended ? [...ended, ...state.tracks] : state.tracks) {
 			if (track.arrivedWhileOff) reportArrival(track);
 			delete track.arrivedWhileOff;
 		}
-		for (const track of state.endedWhileOff ?? []) departed.push(departure(track));
+		if (ended) departed.push(...ended.map(departure));
 		delete state.endedWhileOff;
 	}
-	for (const track of endMissedTracks(state, matchedTracks, settings.keepMissedLooks, baseline)) if (track.arrived) departed.push(departure(track));
+	endMissedTracks(state, matchedTracks, settings.keepMissedLooks, baseline, (track) => track.arrived && departed.push(departure(track)));
 	const resumed = state.resumedLooks !== undefined;
 	if (resumed && !baseline) {
 		state.resumedLooks! -= 1;
@@ -388,8 +389,8 @@ export function moveSetAsideTracks(state: TrackingState, objects: TrackedObject[
 	const { minOverlap, keepMissedLooks, countAfterLooks } = state.matching ?? { minOverlap: DEFAULT_MIN_OVERLAP, keepMissedLooks: DEFAULT_KEEP_MISSED_LOOKS, countAfterLooks: DEFAULT_COUNT_AFTER_LOOKS };
 	const boxes = boxesOf(objects);
 	const { trackOf, matchedTracks } = matchTracks(state.tracks, objects, boxes, minOverlap);
-	trackOf.forEach((track, objectIndex) => {
-		if (!track) return;
+	for (const [objectIndex, track] of trackOf.entries()) {
+		if (!track) continue;
 		seen.add(track);
 		track.box = boxes[objectIndex];
 		track.lastSeen = now;
@@ -401,27 +402,25 @@ export function moveSetAsideTracks(state: TrackingState, objects: TrackedObject[
 			if (!track.baseline) track.arrivedWhileOff = true;
 		}
 		moveZones(track, objects[objectIndex].zones ?? [], keepMissedLooks, now);
-	});
-	for (const track of endMissedTracks(state, matchedTracks, keepMissedLooks, baseline)) if (track.arrived) (state.endedWhileOff ??= []).push(track);
+	}
+	endMissedTracks(state, matchedTracks, keepMissedLooks, baseline, (track) => track.arrived && (state.endedWhileOff ??= []).push(track));
 	return seen;
 }
 
 /**
  * Each track the look does not see is missed (a baseline look counts no miss, and ends no track);
- * gives the tracks missed for longer than Track Kept Through Missed Looks, which end.
+ * a track missed for longer than Track Kept Through Missed Looks ends, handed to `end`.
  */
-function endMissedTracks(state: TrackingState, matchedTracks: boolean[], keepMissedLooks: number, baseline: boolean): StoredTrack[] {
-	const kept: StoredTrack[] = [];
-	const ended: StoredTrack[] = [];
-	state.tracks.forEach((track, trackIndex) => {
+function endMissedTracks(state: TrackingState, matchedTracks: boolean[], keepMissedLooks: number, baseline: boolean, end: (track: StoredTrack) => void): void {
+	state.tracks = state.tracks.filter((track, trackIndex) => {
 		if (!matchedTracks[trackIndex] && !baseline) {
 			track.missedLooks += 1;
 			track.seenLooks = 0;
 		}
-		(baseline || track.missedLooks <= keepMissedLooks ? kept : ended).push(track);
+		if (baseline || track.missedLooks <= keepMissedLooks) return true;
+		end(track);
+		return false;
 	});
-	state.tracks = kept;
-	return ended;
 }
 
 /**
