@@ -550,7 +550,7 @@ async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefine
 		let response: http.IncomingMessage;
 		for (let redirects = 0; ; redirects++) {
 			sent?.push({ method, url: url.toString(), headers: { ...headers }, body: body && asJsonOrBytes(body) });
-			response = await exchange(url, { method, headers, signal: cancel }, body, options.timeout, () => (timedOut = true));
+			response = await exchange(url, { method, headers, signal: (options.abortSignal as AbortSignal | undefined) ?? cancel }, body, options.timeout, () => (timedOut = true));
 			const next = options.disableFollowRedirect === true ? undefined : redirected(response, { url, method, headers, body });
 			if (!next) break;
 			response.destroy();
@@ -577,7 +577,7 @@ async function send(options: IHttpRequestOptions, cancel: AbortSignal | undefine
 			? { body: payload, headers: response.headers, statusCode, statusMessage: response.statusMessage ?? '' }
 			: payload;
 	} catch (error) {
-		throw axiosLike(error, { timedOut, cancelled: cancel?.aborted === true, timeoutMs: options.timeout });
+		throw axiosLike(error, { timedOut, cancelled: (options.abortSignal ?? cancel)?.aborted === true, timeoutMs: options.timeout });
 	}
 }
 

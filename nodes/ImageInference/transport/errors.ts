@@ -361,7 +361,7 @@ export function snippet(text: string, length = 300): string {
 }
 
 /** The error and what it wraps (n8n wraps the HTTP client's error in `cause` or `errorResponse`). */
-function causeChain(error: unknown): Array<{ code?: unknown; message?: unknown }> {
+export function causeChain(error: unknown): Array<{ code?: unknown; message?: unknown }> {
 	const chain: Array<{ code?: unknown; message?: unknown }> = [];
 	let current: unknown = error;
 	while (current && typeof current === 'object' && !chain.includes(current)) {

@@ -1,0 +1,98 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** The events a user can start the workflow on. */
+export const EVENT_KINDS = ['arrival', 'departure', 'stay', 'change', 'look'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+/** The trigger's own events about the camera, with Report Camera Problems After set. */
+export type CameraEventKind = 'cameraProblem' | 'cameraBack';
+
+export const EVENT_KINDS_OFFERED: Array<{ name: string; value: EventKind; description: string }> = [
+	{ name: 'Arrival', value: 'arrival', description: 'An object came (into a zone, with zones): per tracked object, or per label whose count went up' },
+	{ name: 'Departure', value: 'departure', description: 'An object left: per tracked object, or per label whose count went down' },
+	{
+		name: 'Stay Over Its Limit',
+		value: 'stay',
+		description: 'A tracked object stayed longer than Report Stays Longer Than or its zone’s limit (needs Track Objects Across Looks)',
+	},
+	{ name: 'Any Change', value: 'change', description: 'The counts changed: one event per look with a change' },
+	{ name: 'Every Look', value: 'look', description: 'Every look starts the workflow, changed or not (as a Schedule Trigger would)' },
+];
+
+/** 0 (never) to a week. */
+export const PROBLEM_MINUTES_BOUNDS = { min: 0, max: 10_080 };
+
+/** What each event item carries as `event`, before the trigger gives it its id. */
+export interface LookEvent {
+	kind: EventKind | CameraEventKind;
+	label: string | null;
+	zone: string | null;
+	trackId: number | null;
+	/** Without tracking: by how many the label's count went up or down. */
+	count?: number;
+	/** A stay: how long, in seconds. */
+	stayedSeconds?: number;
+}
+
+const isRecord = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const list = (value: unknown): IDataObject[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const number = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+
+/** One event per zone the object is in, or one for the image when it is in none. */
+function perZone(kind: EventKind, summary: IDataObject, extra: Partial<LookEvent> = {}): LookEvent[] {
+	const zones = Array.isArray(summary.zones) ? summary.zones.filter((zone): zone is string => typeof zone === 'string') : [];
+	const base = { kind, label: text(summary.label), trackId: number(summary.trackId), ...extra };
+	return zones.length === 0 ? [{ ...base, zone: null }] : zones.map((zone) => ({ ...base, zone }));
+}
+
+/** Arrivals and departures of a compared look without tracking: per zone when zones are set, else per label of the image. */
+function countChanges(comparison: IDataObject, kinds: ReadonlySet<EventKind>): LookEvent[] {
+	const events: LookEvent[] = [];
+	const zones = isRecord(comparison.zones) ? Object.entries(comparison.zones) : [];
+	const scopes: Array<[string | null, unknown]> = zones.length ? zones.map(([zone, change]) => [zone, isRecord(change) ? change.changeByLabel : undefined]) : [[null, comparison.changeByLabel]];
+	for (const [zone, changeByLabel] of scopes) {
+		if (!isRecord(changeByLabel)) continue;
+		for (const [label, change] of Object.entries(changeByLabel)) {
+			if (typeof change !== 'number' || change === 0) continue;
+			const kind: EventKind = change > 0 ? 'arrival' : 'departure';
+			if (kinds.has(kind)) events.push({ kind, label, zone, trackId: null, count: Math.abs(change) });
+		}
+	}
+	return events;
+}
+
+/**
+ * The events of one look, from Detect's output item for it (its `comparison` and `tracking`), in
+ * the order arrivals, departures, stays, change, look; only the kinds picked.
+ */
+export function eventsOfLook(output: IDataObject, kinds: ReadonlySet<EventKind>): LookEvent[] {
+	const comparison = isRecord(output.comparison) ? output.comparison : {};
+	const tracking = isRecord(output.tracking) ? output.tracking : undefined;
+	const events: LookEvent[] = [];
+	if (tracking) {
+		if (kinds.has('arrival')) events.push(...list(tracking.arrivals).flatMap((arrival) => perZone('arrival', arrival)));
+		if (kinds.has('departure')) {
+			events.push(...list(tracking.departed).flatMap((departed) => perZone('departure', departed, { stayedSeconds: number(departed.stayedSeconds) ?? undefined })));
+		}
+		if (kinds.has('stay')) {
+			for (const overstay of list(tracking.overstays)) {
+				if (overstay.alreadyReported !== false) continue;
+				events.push({ kind: 'stay', label: text(overstay.label), zone: text(overstay.zone), trackId: number(overstay.trackId), stayedSeconds: number(overstay.stayedSeconds) ?? undefined });
+			}
+		}
+	} else {
+		events.push(...countChanges(comparison, kinds));
+	}
+	const changed = comparison.changed === true || events.some((event) => event.kind === 'arrival' || event.kind === 'departure');
+	if (kinds.has('change') && changed) events.push({ kind: 'change', label: null, zone: null, trackId: null });
+	if (kinds.has('look')) events.push({ kind: 'look', label: null, zone: null, trackId: null });
+	return events;
+}
+
+/**
+ * An event's id: the trigger's state id, the number of the look that announced it, and what it is.
+ * A look worked out again after a crash before n8n saved its state gets the same ids.
+ */
+export function eventId(stateId: string, lookNumber: number, event: LookEvent): string {
+	return [stateId, lookNumber, event.kind, event.label ?? '', event.zone ?? '', event.trackId ?? ''].join(':');
+}
