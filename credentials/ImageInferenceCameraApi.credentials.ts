@@ -18,6 +18,7 @@ export class ImageInferenceCameraApi implements ICredentialType {
 
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-image-inference#image-inference-trigger';
 
+	// Stryker disable all: the form, read by n8n's editor; its field names are checked against what the trigger reads (test/unit/camera-credential.test.ts)
 	properties: INodeProperties[] = [
 		{
 			displayName: 'Login Type',
@@ -77,6 +78,7 @@ export class ImageInferenceCameraApi implements ICredentialType {
 			description: 'Whether to accept the camera’s HTTPS certificate even when it cannot be verified (a camera’s own self-signed certificate)',
 		},
 	];
+	// Stryker restore all
 
 	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 		const text = (value: unknown) => (typeof value === 'string' ? value : '');

@@ -1,0 +1,91 @@
+import { eventId, eventsOfLook } from '../../nodes/ImageInferenceTrigger/look/events';
+import type { EventKind } from '../../nodes/ImageInferenceTrigger/look/events';
+import { intervalMs, isDue, tickExpression, waitAfter } from '../../nodes/ImageInferenceTrigger/look/cadence';
+
+const ALL = new Set<EventKind>(['arrival', 'departure', 'stay', 'change', 'look']);
+const only = (...kinds: EventKind[]) => new Set<EventKind>(kinds);
+const none = { kind: 'look', label: null, zone: null, trackId: null };
+
+describe('The events of a look, from Detect’s output', () => {
+	it('without tracking or zones: per label whose count went up or down, with by how many', () => {
+		const output = { comparison: { changed: true, changeByLabel: { car: 2, person: -1, dog: 0, cat: 'x' } } };
+		expect(eventsOfLook(output, ALL)).toEqual([
+			{ kind: 'arrival', label: 'car', zone: null, trackId: null, count: 2 },
+			{ kind: 'departure', label: 'person', zone: null, trackId: null, count: 1 },
+			{ kind: 'change', label: null, zone: null, trackId: null },
+			none,
+		]);
+		expect(eventsOfLook(output, only('departure'))).toEqual([{ kind: 'departure', label: 'person', zone: null, trackId: null, count: 1 }]);
+	});
+
+	it('with zones: per zone, the image-wide change left aside', () => {
+		const output = { comparison: { changed: true, changeByLabel: { car: 1 }, zones: { driveway: { changeByLabel: { car: 1 } }, street: { changeByLabel: {} }, broken: 'x' } } };
+		expect(eventsOfLook(output, only('arrival'))).toEqual([{ kind: 'arrival', label: 'car', zone: 'driveway', trackId: null, count: 1 }]);
+	});
+
+	it('with tracking: per tracked object, per zone it is in; stays only when first over the limit', () => {
+		const output = {
+			comparison: { changed: true, changeByLabel: { car: 1 } },
+			tracking: {
+				arrivals: [{ trackId: 3, label: 'car', zones: ['driveway', 'gate'] }, { trackId: 4, label: 'cat', zones: [] }, 'x'],
+				departed: [{ trackId: 1, label: 'person', zones: [], stayedSeconds: 40 }],
+				overstays: [
+					{ trackId: 2, label: 'van', zone: 'gate', stayedSeconds: 700, alreadyReported: false },
+					{ trackId: 5, label: 'van', zone: null, stayedSeconds: 900, alreadyReported: true },
+				],
+			},
+		};
+		expect(eventsOfLook(output, only('arrival', 'departure', 'stay'))).toEqual([
+			{ kind: 'arrival', label: 'car', zone: 'driveway', trackId: 3 },
+			{ kind: 'arrival', label: 'car', zone: 'gate', trackId: 3 },
+			{ kind: 'arrival', label: 'cat', zone: null, trackId: 4 },
+			{ kind: 'departure', label: 'person', zone: null, trackId: 1, stayedSeconds: 40 },
+			{ kind: 'stay', label: 'van', zone: 'gate', trackId: 2, stayedSeconds: 700 },
+		]);
+		expect(eventsOfLook(output, only('stay'))).toHaveLength(1);
+		expect(eventsOfLook(output, only('look'))).toEqual([none]);
+	});
+
+	it('Any Change: only on a look with a change; every look is one event whatever happened', () => {
+		expect(eventsOfLook({ comparison: { changed: false, changeByLabel: {} } }, only('change', 'look'))).toEqual([none]);
+		expect(eventsOfLook({ comparison: { changed: false }, tracking: { arrivals: [{ trackId: 1, label: 'car', zones: [] }] } }, only('change', 'arrival'))).toEqual([
+			{ kind: 'arrival', label: 'car', zone: null, trackId: 1 },
+			{ kind: 'change', label: null, zone: null, trackId: null },
+		]);
+		expect(eventsOfLook({}, ALL)).toEqual([none]);
+		expect(eventsOfLook({ comparison: 'x', tracking: ['x'] }, only('change'))).toEqual([]);
+	});
+
+	it('an event’s id: the state, the look’s number and what it is, empty parts kept in place', () => {
+		expect(eventId('abc', 7, { kind: 'arrival', label: 'car', zone: 'driveway', trackId: 3 })).toBe('abc:7:arrival:car:driveway:3');
+		expect(eventId('abc', 8, { kind: 'cameraBack', label: null, zone: null, trackId: null })).toBe('abc:8:cameraBack:::');
+	});
+});
+
+describe('When the trigger looks', () => {
+	it('ticks each second for seconds, each minute for minutes', () => {
+		expect(tickExpression('seconds')).toBe('* * * * * *');
+		expect(tickExpression('minutes')).toBe('0 * * * * *');
+		expect(intervalMs(7, 'seconds')).toBe(7000);
+		expect(intervalMs(2, 'minutes')).toBe(120_000);
+	});
+
+	it('backs off the interval × 2ⁿ up to a minute, never below the interval', () => {
+		expect([0, 1, 2, 3, 6, 7, 20].map((failures) => waitAfter(1000, failures))).toEqual([1000, 2000, 4000, 8000, 60_000, 60_000, 60_000]);
+		expect(waitAfter(120_000, 3)).toBe(120_000);
+		expect(waitAfter(40_000, 1)).toBe(60_000);
+	});
+
+	it('is due within half a tick, and when the next look is further off than the longest wait (a clock set back)', () => {
+		const now = 1_000_000;
+		expect(isDue(now, now + 500, 5000, 'seconds')).toBe(true);
+		expect(isDue(now, now + 501, 5000, 'seconds')).toBe(false);
+		expect(isDue(now, now - 10_000, 5000, 'seconds')).toBe(true);
+		expect(isDue(now, now + 60_000, 5000, 'seconds')).toBe(false);
+		expect(isDue(now, now + 60_001, 5000, 'seconds')).toBe(true);
+		expect(isDue(now, now + 30_000, 120_000, 'minutes')).toBe(true);
+		expect(isDue(now, now + 30_001, 120_000, 'minutes')).toBe(false);
+		expect(isDue(now, now + 120_000, 120_000, 'minutes')).toBe(false);
+		expect(isDue(now, now + 120_001, 120_000, 'minutes')).toBe(true);
+	});
+});
