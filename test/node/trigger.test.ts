@@ -130,6 +130,29 @@ describe('Image Inference Trigger: a camera watched, an execution only for the e
 		expect(third.emissions).toHaveLength(0);
 	});
 
+	it('reads the snapshot URL forms of the RTSP bridges: go2rtc’s frame.jpeg, Home Assistant’s camera proxy with a bearer token', async () => {
+		const go2rtc = await startStandInCamera([CAR_IN], '/api/frame.jpeg');
+		const homeAssistant = await startStandInCamera([CAR_IN], '/api/camera_proxy/camera.driveway');
+		try {
+			const bridged = await activateTrigger({ parameters: parameters({ cameraUrl: `${go2rtc.url}?src=driveway`, events: ['look'] }), credentials: credentials() });
+			await bridged.tick(T0);
+			expect(go2rtc.requests.map(({ url }) => url)).toEqual(['/api/frame.jpeg?src=driveway']);
+			expect(bridged.emissions[0].items[0].json.countsByZone).toEqual({ driveway: { red: 1 } });
+
+			const proxied = await activateTrigger({
+				parameters: parameters({ cameraUrl: homeAssistant.url, authentication: 'cameraApi', events: ['look'] }),
+				credentials: credentials(),
+				camera: { loginType: 'header', headerName: 'Authorization', headerValue: 'Bearer long-lived-token' },
+			});
+			await proxied.tick(T0);
+			expect(homeAssistant.requests.map(({ headers }) => headers.authorization)).toEqual(['Bearer long-lived-token']);
+			expect(proxied.emissions).toHaveLength(1);
+		} finally {
+			await go2rtc.close();
+			await homeAssistant.close();
+		}
+	});
+
 	it('Fetch Test Event runs one look, shows it as a look event with a test id, and keeps nothing', async () => {
 		camera.script([CAR_IN]);
 		const saved = { trigger: { id: 'abc123abc123', looks: 4 } };

@@ -62,8 +62,10 @@ const CERTIFICATE_CODES = new Set([
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EPIPE']);
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ABORT_ERR', 'ERR_CANCELED']);
 
-const header = (headers: IDataObject, name: string): string | string[] | undefined => {
-	const value = headers[name] ?? headers[name.toLowerCase()];
+/** A header of the answer, whatever the case of its name. */
+const header = (headers: IDataObject | undefined, name: string): string | string[] | undefined => {
+	const found = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === name);
+	const value = found?.[1];
 	return typeof value === 'string' || Array.isArray(value) ? (value as string | string[]) : undefined;
 };
 
