@@ -3,8 +3,22 @@ import type { INodeProperties } from 'n8n-workflow';
 import { modelIdFields } from '../ImageInference/actions/common.description';
 import { detectProperties } from '../ImageInference/actions/detect/detect.description';
 import { CAMERA_TIMEOUT_BOUNDS, DEFAULT_CAMERA_TIMEOUT_SECONDS, DEFAULT_FROZEN_AFTER_LOOKS, FROZEN_AFTER_LOOKS_BOUNDS } from './camera/snapshot';
-import { EVENT_KINDS_OFFERED, PROBLEM_MINUTES_BOUNDS } from './look/events';
+import type { EventKind } from './look/events';
+import { PROBLEM_MINUTES_BOUNDS } from './look/events';
 import { LOOK_EVERY_BOUNDS } from './look/cadence';
+
+/** The events Start the Workflow On offers: each of look/events.ts's kinds. */
+export const EVENT_KINDS_OFFERED: Array<{ name: string; value: EventKind; description: string }> = [
+	{ name: 'Arrival', value: 'arrival', description: 'An object came (into a zone, with zones): per tracked object, or per label whose count went up' },
+	{ name: 'Departure', value: 'departure', description: 'An object left: per tracked object, or per label whose count went down' },
+	{
+		name: 'Stay Over Its Limit',
+		value: 'stay',
+		description: 'A tracked object stayed longer than Report Stays Longer Than or its zone’s limit (needs Track Objects Across Looks)',
+	},
+	{ name: 'Any Change', value: 'change', description: 'The counts changed: one event per look with a change' },
+	{ name: 'Every Look', value: 'look', description: 'Every look starts the workflow, changed or not (as a Schedule Trigger would)' },
+];
 
 /** Detect's options the trigger sets itself: it always compares under one key, one image at a time, one item per look. */
 const SET_BY_THE_TRIGGER = new Set(['compareWithPreviousLook', 'watchKey', 'concurrency', 'includeImagesWithoutObjects']);
@@ -14,8 +28,10 @@ function withoutCompareCondition(option: INodeProperties): INodeProperties {
 	const show = option.displayOptions?.show;
 	if (!show || !('compareWithPreviousLook' in show)) return option;
 	const rest = Object.fromEntries(Object.entries(show).filter(([name]) => name !== 'compareWithPreviousLook'));
+	const withoutConditions = Object.fromEntries(Object.entries(option).filter(([name]) => name !== 'displayOptions')) as unknown as INodeProperties;
 	const others = Object.fromEntries(Object.entries(option.displayOptions ?? {}).filter(([name]) => name !== 'show'));
-	return { ...option, displayOptions: Object.keys(rest).length ? { ...others, show: rest } : others };
+	const displayOptions = Object.keys(rest).length ? { ...others, show: rest } : others;
+	return Object.keys(displayOptions).length ? { ...withoutConditions, displayOptions } : withoutConditions;
 }
 
 const detectOptions = (detectProperties.find((property) => property.name === 'options')?.options ?? []) as INodeProperties[];

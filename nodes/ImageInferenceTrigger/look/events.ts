@@ -6,18 +6,6 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 /** The trigger's own events about the camera, with Report Camera Problems After set. */
 export type CameraEventKind = 'cameraProblem' | 'cameraBack';
 
-export const EVENT_KINDS_OFFERED: Array<{ name: string; value: EventKind; description: string }> = [
-	{ name: 'Arrival', value: 'arrival', description: 'An object came (into a zone, with zones): per tracked object, or per label whose count went up' },
-	{ name: 'Departure', value: 'departure', description: 'An object left: per tracked object, or per label whose count went down' },
-	{
-		name: 'Stay Over Its Limit',
-		value: 'stay',
-		description: 'A tracked object stayed longer than Report Stays Longer Than or its zone’s limit (needs Track Objects Across Looks)',
-	},
-	{ name: 'Any Change', value: 'change', description: 'The counts changed: one event per look with a change' },
-	{ name: 'Every Look', value: 'look', description: 'Every look starts the workflow, changed or not (as a Schedule Trigger would)' },
-];
-
 /** 0 (never) to a week. */
 export const PROBLEM_MINUTES_BOUNDS = { min: 0, max: 10_080 };
 
