@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,watch,tracking,trackingQuality,memory,versus,batch,workers]`:
+ * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,watch,tracking,trackingQuality,memory,trigger,versus,batch,workers]`:
  * the node's speed and memory against the reference server on loopback (the server runs in a
  * child process so only the node is measured), and a batch of phone photos in real n8n. Prints a
  * markdown table with the machine's load. --smoke runs every benchmark small, to prove they run;
@@ -26,6 +26,7 @@ import { MAX_WATCH_KEYS } from '../../nodes/ImageInference/pipeline/comparison';
 import { phoneBatchRows } from './phone-batch-rows';
 import { queueWorkersRows } from './queue-workers';
 import { DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION, ensureN8n } from '../e2e/lib';
+import { TRIGGER_CAMERAS, triggerCameras } from './trigger-cameras';
 
 const smoke = process.argv.includes('--smoke');
 /** `--only=attachments,throughput`: run just those benchmarks (names as in main()). */
@@ -321,6 +322,25 @@ interface WatchedSoak {
 }
 
 /** The n8n versions the selected benchmarks run in, installed (or re-checked) before any is measured. */
+async function triggerBenchmark(server: RemoteServer) {
+	const seconds = smoke ? 60 : 3600;
+	const result = await triggerCameras(server, seconds);
+	const label = `9. Image Inference Trigger: ${TRIGGER_CAMERAS} cameras at 1 look/s, ${smoke ? 'a minute' : 'an hour'} of looks (${result.looks}), arrivals and departures in a driveway`;
+	row(`${label}: CPU per look`, `${fixed(result.cpuMsPerLook, 3)} ms (${fixed(result.wallS, 1)} s for all)`, 'the snapshot, Detect, the comparison and the events; the cameras and the service in child processes', '');
+	row(
+		`${label}: V8 heap after GC, every 5 simulated minutes`,
+		`${result.heapMb.join(', ')} MB (RSS ${result.rssMb.at(0)} → ${result.rssMb.at(-1)} MB)`,
+		'flat after the first samples',
+		'flat',
+	);
+	row(
+		`${label}: executions started`,
+		`${result.executions}`,
+		`${result.scheduleExecutions} for a Schedule Trigger at 1 s (${fixed((100 * result.executions) / result.scheduleExecutions, 2)} %)`,
+		'one per look with events',
+	);
+}
+
 function prepareN8n(): Map<string, string> {
 	const failures = new Map<string, string>();
 	const runsN8n = selected('versus') || (selected('batch') && (!smoke || only?.includes('batch') === true));
@@ -361,6 +381,7 @@ async function main() {
 			for (const cells of await trackingQualityRows(smoke)) row(...cells);
 		});
 		await measure('memory', '4. Peak RSS growth', () => memory(server));
+		await measure('trigger', '9. Image Inference Trigger', () => triggerBenchmark(server));
 		await measure('versus', '2. Against the HTTP Request node in real n8n', async () => {
 			for (const result of await compareWithHttpRequestNode(smoke)) row(...result);
 		});

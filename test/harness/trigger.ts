@@ -44,6 +44,8 @@ export interface TriggerOptions {
 	/** The static data as n8n saved it; passed again after a "restart". */
 	saved?: IDataObject;
 	mode?: 'trigger' | 'manual';
+	/** Keep every request sent in `sent`, and each emission's items and saved state (default true; the benchmark keeps only the emissions' count, as n8n keeps nothing of them in the trigger's process). */
+	recordRequests?: boolean;
 }
 
 const nodeType = new ImageInferenceTrigger();
@@ -83,7 +85,7 @@ export async function activateTrigger(options: TriggerOptions): Promise<TriggerR
 	const apiCredentials = { baseUrl: options.credentials.baseUrl, apiKey: options.credentials.apiKey, sendAs: options.credentials.sendAs ?? 'header' };
 	const log = (level: string) => (message: string) => logged.push(`${level} ${message}`);
 	const send = async (requestOptions: IHttpRequestOptions) => {
-		sent.push(requestOptions);
+		if (options.recordRequests !== false) sent.push(requestOptions);
 		return await httpRequestAsN8n(requestOptions);
 	};
 
@@ -108,8 +110,9 @@ export async function activateTrigger(options: TriggerOptions): Promise<TriggerR
 		},
 		emit: (data: INodeExecutionData[][], _response?: unknown, _done?: unknown, deduplicationKey?: string) => {
 			save();
-			lastEmitted = data[0];
-			emissions.push({ items: data[0], ...(deduplicationKey ? { deduplicationKey } : {}), saved: JSON.parse(JSON.stringify(saved)) as IDataObject });
+			if (options.recordRequests !== false) lastEmitted = data[0];
+			if (options.recordRequests === false) emissions.push({ items: [], saved: {} });
+			else emissions.push({ items: data[0], ...(deduplicationKey ? { deduplicationKey } : {}), saved: JSON.parse(JSON.stringify(saved)) as IDataObject });
 		},
 		emitError: (error: Error) => logged.push(`emitError ${error.message}`),
 		saveFailedExecution: () => undefined,
@@ -152,12 +155,14 @@ export async function activateTrigger(options: TriggerOptions): Promise<TriggerR
 		},
 		async tick(now?: number) {
 			if (!onTick) throw new Error('the trigger registered no cron');
-			const spy = now === undefined ? undefined : jest.spyOn(Date, 'now').mockReturnValue(now);
+			// the clock the look reads is the tick's (a look's time, its tracks' times and its event's `at`)
+			const realNow = Date.now;
+			if (now !== undefined) Date.now = () => now;
 			try {
 				// n8n does not wait for a tick; the test does, to read what the look did
 				await onTick();
 			} finally {
-				spy?.mockRestore();
+				Date.now = realNow;
 			}
 		},
 		async manual() {
