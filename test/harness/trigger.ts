@@ -30,7 +30,7 @@ export interface TriggerRun {
 	tick(now?: number): Promise<void>;
 	/** Fetch Test Event: runs the manual trigger function, giving what it emitted. */
 	manual(): Promise<INodeExecutionData[]>;
-	/** Deactivation: n8n calls closeFunction and saves the static data if it changed. */
+	/** Deactivation, or n8n stopping: n8n calls closeFunction and saves nothing (what the trigger kept unsaved is lost). */
 	close(): Promise<void>;
 	response: ITriggerResponse;
 	/** Every request the trigger sent, the camera's and the service's. */
@@ -172,7 +172,6 @@ export async function activateTrigger(options: TriggerOptions): Promise<TriggerR
 		},
 		async close() {
 			await response.closeFunction?.();
-			save();
 		},
 	};
 }

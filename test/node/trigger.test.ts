@@ -15,7 +15,8 @@ const T0 = Date.parse('2026-11-30T08:00:00Z');
 const SECOND = 1000;
 
 type Event = { kind: string; label: string | null; zone: string | null; trackId: number | null; count?: number; id: string; at: string };
-const eventsOf = (run: TriggerRun) => run.emissions.map(({ items }) => items.map((item) => item.json.event as Event));
+/** The events of each execution started, leaving out those that only save the state (no item). */
+const eventsOf = (run: TriggerRun) => run.emissions.filter(({ items }) => items.length > 0).map(({ items }) => items.map((item) => item.json.event as Event));
 
 describe('Image Inference Trigger: a camera watched, an execution only for the events picked', () => {
 	const { server, credentials } = useServer({ defaultModels: 'synthetic' });
@@ -45,17 +46,20 @@ describe('Image Inference Trigger: a camera watched, an execution only for the e
 		expect(run.cron).toBe('* * * * * *');
 		for (let look = 0; look < 4; look++) await run.tick(T0 + look * 5 * SECOND);
 		expect(camera.served).toBe(4);
-		expect(run.emissions).toHaveLength(1);
-		const [item] = run.emissions[0].items;
+		// the first look starts an execution with no item, so that n8n saves what later looks compare with
+		expect(run.emissions.map(({ items }) => items.length)).toEqual([0, 1]);
+		const [item] = run.emissions[1].items;
 		const event = item.json.event as Event;
 		const stateId = (run.saved.trigger as IDataObject).id as string;
-		expect(event).toEqual({ kind: 'arrival', label: 'red', zone: 'driveway', trackId: null, count: 1, id: `${stateId}:1:arrival:red:driveway:`, at: new Date(T0 + 10 * SECOND).toISOString() });
+		expect(event).toEqual({ kind: 'arrival', label: 'red', zone: 'driveway', trackId: null, count: 1, id: `${stateId}:2:arrival:red:driveway:`, at: new Date(T0 + 10 * SECOND).toISOString() });
 		expect(item.json.countsByZone).toEqual({ driveway: { red: 1 } });
 		expect((item.json.comparison as IDataObject).changed).toBe(true);
 		expect(item.binary?.data.mimeType).toBe('image/png');
-		expect(run.emissions[0].deduplicationKey).toBe(`${stateId}:1`);
+		expect(run.emissions[1].deduplicationKey).toMatch(new RegExp(`^image-inference-trigger:${stateId}:2:[0-9a-f]+$`));
+		expect(run.emissions[0].deduplicationKey).not.toBe(run.emissions[1].deduplicationKey);
 		// the state saved with the execution is the one that announced the arrival
-		expect((run.emissions[0].saved.trigger as IDataObject).looks).toBe(1);
+		expect((run.emissions[1].saved.trigger as IDataObject).looks).toBe(2);
+		expect((run.emissions[1].saved.looks as IDataObject).camera).toMatchObject({ counts: { red: 1 } });
 	});
 
 	it('looks every 5 seconds on a tick each second, never two at once, and not before the interval', async () => {
@@ -104,30 +108,48 @@ describe('Image Inference Trigger: a camera watched, an execution only for the e
 		camera.script([EMPTY, CAR_IN]);
 		const run = await activate({}, { trackObjects: true });
 		for (let look = 0; look < 2; look++) await run.tick(T0 + look * 5 * SECOND);
-		const [car] = run.emissions[0].items[0].json.detections as Array<{ trackId: number }>;
+		const [car] = run.emissions[1].items[0].json.detections as Array<{ trackId: number }>;
 		expect(typeof car.trackId).toBe('number');
 		expect(eventsOf(run)).toEqual([[expect.objectContaining({ kind: 'arrival', label: 'red', zone: 'driveway', trackId: car.trackId, id: expect.stringMatching(new RegExp(`:arrival:red:driveway:${car.trackId}$`)) })]]);
 		expect(eventsOf(run)[0][0]).not.toHaveProperty('count');
 	});
 
-	it('after a restart, the first look compares with the last look announced: an arrival seen but not yet announced is not lost', async () => {
-		camera.script([EMPTY, EMPTY]);
+	it('after a restart, the first look compares with what the last execution saved: a departure not picked still started one, so the next arrival is not lost', async () => {
+		camera.script([EMPTY, CAR_IN, EMPTY]);
 		const first = await activate();
-		await first.tick(T0);
-		await first.tick(T0 + 5 * SECOND);
+		for (let look = 0; look < 3; look++) await first.tick(T0 + look * 5 * SECOND);
 		await first.close();
-		expect(first.emissions).toHaveLength(0);
+		// the first look and the departure (not picked) each started an execution with no item; the arrival one with its event
+		expect(first.emissions.map(({ items }) => items.map((item) => (item.json.event as Event).kind))).toEqual([[], ['arrival'], []]);
 		const saved = first.saved;
-		// n8n restarts: the looks it did not announce are gone, the state made at activation stays
+		expect((saved.looks as IDataObject).camera).toMatchObject({ counts: {} });
+		// n8n restarts: what it saved is what the trigger looks with
 		camera.script([CAR_IN]);
 		const second = await activate({}, {}, saved);
 		await second.tick(T0 + 60 * SECOND);
-		expect(eventsOf(second)).toEqual([[expect.objectContaining({ kind: 'arrival', id: `${(saved.trigger as IDataObject).id as string}:1:arrival:red:driveway:` })]]);
+		expect(eventsOf(second)).toEqual([[expect.objectContaining({ kind: 'arrival', id: `${(saved.trigger as IDataObject).id as string}:4:arrival:red:driveway:` })]]);
 		// and it is not announced twice after another restart
 		const third = await activate({}, {}, second.saved);
 		camera.script([CAR_IN]);
 		await third.tick(T0 + 120 * SECOND);
 		expect(third.emissions).toHaveLength(0);
+	});
+
+	it('looks that change nothing later looks compare with start nothing, also when the car moves or time passes', async () => {
+		camera.script([EMPTY, CAR_IN, CAR_IN, CAR_IN]);
+		const run = await activate({}, { trackObjects: true });
+		for (let look = 0; look < 4; look++) await run.tick(T0 + look * 5 * SECOND);
+		expect(run.emissions.map(({ items }) => items.length)).toEqual([0, 1]);
+		// with zones, the events are the zones': a car passing outside them changes nothing they are worked out against
+		camera.script([EMPTY, CAR_OUT, EMPTY, CAR_OUT]);
+		const zoned = await activate({ events: ['departure'] });
+		for (let look = 0; look < 4; look++) await zoned.tick(T0 + look * 5 * SECOND);
+		expect(zoned.emissions.map(({ items }) => items.length)).toEqual([0]);
+		// without zones, it is an arrival and a departure of the image, each saved though not picked
+		camera.script([EMPTY, CAR_OUT, CAR_OUT, EMPTY]);
+		const whole = await activate({ options: {} });
+		for (let look = 0; look < 4; look++) await whole.tick(T0 + look * 5 * SECOND);
+		expect(whole.emissions.map(({ items }) => items.map((item) => (item.json.event as Event).kind))).toEqual([[], ['arrival'], []]);
 	});
 
 	it('reads the snapshot URL forms of the RTSP bridges: go2rtc’s frame.jpeg, Home Assistant’s camera proxy with a bearer token', async () => {

@@ -1,4 +1,4 @@
-import { eventId, eventsOfLook } from '../../nodes/ImageInferenceTrigger/look/events';
+import { deduplicationKey, eventId, eventsOfLook } from '../../nodes/ImageInferenceTrigger/look/events';
 import type { EventKind } from '../../nodes/ImageInferenceTrigger/look/events';
 import { intervalMs, isDue, tickExpression, waitAfter } from '../../nodes/ImageInferenceTrigger/look/cadence';
 
@@ -87,5 +87,20 @@ describe('When the trigger looks', () => {
 		expect(isDue(now, now + 30_001, 120_000, 'minutes')).toBe(false);
 		expect(isDue(now, now + 120_000, 120_000, 'minutes')).toBe(false);
 		expect(isDue(now, now + 120_001, 120_000, 'minutes')).toBe(true);
+	});
+});
+
+describe('The deduplication key n8n 2.x drops a repeated execution by', () => {
+	it('is the same for the same events of the same look, and another for other events or another look; it fits n8n’s 255 characters', () => {
+		const key = deduplicationKey('abc', 3, ['abc:3:arrival:car:driveway:']);
+		expect(key).toMatch(/^image-inference-trigger:abc:3:[0-9a-f]{1,8}$/);
+		expect(deduplicationKey('abc', 3, ['abc:3:arrival:car:driveway:'])).toBe(key);
+		expect(deduplicationKey('abc', 3, ['abc:3:departure:car:driveway:'])).not.toBe(key);
+		expect(deduplicationKey('abc', 4, ['abc:3:arrival:car:driveway:'])).not.toBe(key);
+		expect(deduplicationKey('abd', 3, ['abc:3:arrival:car:driveway:'])).not.toBe(key);
+		expect(deduplicationKey('abc', 3, ['a', 'b'])).not.toBe(deduplicationKey('abc', 3, ['ab']));
+		expect(deduplicationKey('abc', 3, [])).toBe('image-inference-trigger:abc:3:811c9dc5');
+		expect(deduplicationKey('abc', 3, ['a'])).toBe('image-inference-trigger:abc:3:e40c292c');
+		expect(deduplicationKey('0123456789ab', 2 ** 40, Array.from({ length: 500 }, (_, i) => `0123456789ab:${i}:arrival:${'label'.repeat(50)}:zone:`)).length).toBeLessThanOrEqual(255);
 	});
 });

@@ -5,18 +5,23 @@ import type { ProblemKind, Snapshot } from '../camera/snapshot';
 import { CameraProblem, fetchSnapshot, pictureFingerprint } from '../camera/snapshot';
 import { isDue, waitAfter } from './cadence';
 import { detectContext } from './detectContext';
-import type { LookEvent } from './events';
-import { eventId, eventsOfLook } from './events';
+import type { EventKind, LookEvent } from './events';
+import { deduplicationKey, eventId, eventsOfLook } from './events';
 import type { TriggerSettings } from './settings';
 import { readCameraLogin } from './settings';
 import type { TriggerState } from './triggerState';
-import { readTriggerState, writeTriggerState } from './triggerState';
+import { comparedLook, readTriggerState, writeTriggerState } from './triggerState';
 
 /** What one look gave: Detect's output item for the snapshot and the events the user picked. */
 export interface LookResult {
 	output: INodeExecutionData;
 	events: LookEvent[];
+	/** Whether the look started or ended something (an arrival, a departure, a stay), picked or not. */
+	changed: boolean;
 }
+
+/** The kinds that change what later looks compare with. */
+const STATE_CHANGES: ReadonlySet<EventKind> = new Set<EventKind>(['arrival', 'departure', 'stay']);
 
 /** The camera's frozen-picture count, carried from look to look in memory. */
 export interface FrozenCount {
@@ -63,7 +68,7 @@ export async function lookOnce(
 		throw asCameraProblem(error);
 	}
 	const output = outputs[0] ?? { json: {} };
-	return { output, events: eventsOfLook(output.json, settings.events) };
+	return { output, events: eventsOfLook(output.json, settings.events), changed: eventsOfLook(output.json, STATE_CHANGES).length > 0 };
 }
 
 /** The look's files, put into n8n's binary store for the execution its events start. */
@@ -106,12 +111,16 @@ export class CameraWatch {
 	private loggedKind: ProblemKind | undefined;
 	private readonly frozen: FrozenCount = { looks: 0 };
 	private controller: AbortController | undefined;
+	/** What later looks compare with, as n8n last saved it (comparedLook). */
+	private savedLook: string;
 
 	constructor(
 		private readonly trigger: ITriggerFunctions,
 		private readonly settings: TriggerSettings,
 		private readonly staticData: IDataObject,
-	) {}
+	) {
+		this.savedLook = comparedLook(staticData);
+	}
 
 	/** The cron tick: starts a look when one is due and none is running. */
 	async tick(now = Date.now()): Promise<void> {
@@ -154,7 +163,9 @@ export class CameraWatch {
 		this.loggedKind = undefined;
 		const events = [...result.events];
 		if (state.problem) events.push({ kind: 'cameraBack', label: null, zone: null, trackId: null });
-		if (events.length === 0) return;
+		// n8n saves the state only with an execution: a look that changed what later looks compare
+		// with (a first look, a change not picked) starts one with no items, which runs no node
+		if (events.length === 0 && !result.changed && comparedLook(this.staticData) === this.savedLook) return;
 		await this.announce({ id: state.id, looks: state.looks + 1 }, events, result.output, now);
 	}
 
@@ -175,7 +186,9 @@ export class CameraWatch {
 	private async announce(state: TriggerState, events: LookEvent[], output: INodeExecutionData, now: number): Promise<void> {
 		const items = await eventItems(this.trigger, events, output, { stateId: state.id, look: state.looks }, new Date(now).toISOString());
 		writeTriggerState(this.staticData, state);
+		this.savedLook = comparedLook(this.staticData);
 		// n8n 2.x drops a second execution with the same key (a look worked out again after a crash before its state was saved); 1.x ignores the argument
-		this.trigger.emit([items], undefined, undefined, `${state.id}:${state.looks}`);
+		const ids = items.map((item) => String((item.json.event as IDataObject).id));
+		this.trigger.emit([items], undefined, undefined, deduplicationKey(state.id, state.looks, ids));
 	}
 }

@@ -84,3 +84,18 @@ export function eventsOfLook(output: IDataObject, kinds: ReadonlySet<EventKind>)
 export function eventId(stateId: string, lookNumber: number, event: LookEvent): string {
 	return [stateId, lookNumber, event.kind, event.label ?? '', event.zone ?? '', event.trackId ?? ''].join(':');
 }
+
+/**
+ * The key n8n 2.x drops a repeated execution by (`emit`'s 4th argument; a unique column of 255
+ * characters over all executions: @n8n/db's AddExecutionDeduplicationKey migration): the state,
+ * the look's number, and a hash of its events' ids, so only the same events announced again are
+ * dropped, not another event that comes to the same number after a crash.
+ */
+export function deduplicationKey(stateId: string, lookNumber: number, ids: readonly string[]): string {
+	let hash = 0x811c9dc5;
+	for (const character of ids.join('\n')) {
+		hash ^= character.codePointAt(0)!;
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return `image-inference-trigger:${stateId}:${lookNumber}:${hash.toString(16)}`;
+}

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ProblemKind } from '../camera/snapshot';
+import { TRIGGER_WATCH_KEY } from './detectContext';
 
 /**
  * What the trigger keeps in the node's static data beside Detect's looks, under `trigger`. n8n
@@ -46,4 +47,16 @@ export function readTriggerState(staticData: IDataObject): TriggerState {
 export function writeTriggerState(staticData: IDataObject, state: TriggerState): void {
 	const { id, looks, problem } = state;
 	staticData[STATE_FIELD] = { id, looks, ...(problem ? { problem: { ...problem } } : {}) };
+}
+
+/**
+ * What the next look's events are worked out against, from Detect's look kept under the trigger's
+ * Watch Key: the counts as last reported (per zone when zones are set: events are per zone then,
+ * so a car passing outside them changes nothing) and the settings they were taken under. Its
+ * time, and tracks that only moved, are left out: losing them to a restart loses no event.
+ */
+export function comparedLook(staticData: IDataObject): string {
+	const looks = staticData.looks as IDataObject | undefined;
+	const look = (looks?.[TRIGGER_WATCH_KEY] ?? {}) as IDataObject;
+	return JSON.stringify([look.zones ?? look.counts ?? null, look.settings ?? null]);
 }
