@@ -2,12 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { md5Hex } from '../../nodes/ImageInferenceTrigger/camera/digest';
 import { cameraFrame } from '../harness/images';
-import type { CameraAnswer, StandInCamera } from '../harness/standInCamera';
-import { startStandInCamera } from '../harness/standInCamera';
+import type { CameraAnswer } from '../harness/standInCamera';
 import type { TriggerRun } from '../harness/trigger';
 import { activateTrigger } from '../harness/trigger';
-import { DRIVEWAY } from '../watch/frames';
-import { useServer } from './setup';
+import { useWatchedDriveway } from './triggerSetup';
 
 const EMPTY = cameraFrame('empty');
 const CAR_IN = cameraFrame('carInZone');
@@ -37,34 +35,16 @@ const CAMERA_FAULTS: Record<string, { answer: CameraAnswer; kind: string; messag
 };
 
 describe('Image Inference Trigger: a camera that fails', () => {
-	const { server, credentials } = useServer({ defaultModels: 'synthetic' });
-	let camera: StandInCamera;
-	beforeEach(async () => {
-		camera = await startStandInCamera();
-	});
-	afterEach(async () => {
-		await camera.close();
-	});
-
-	const parameters = (extra: IDataObject = {}, options: IDataObject = {}): IDataObject => ({
-		cameraUrl: camera.url,
-		modelId: { __rl: true, mode: 'id', value: server().models.detect },
-		lookEvery: 1,
-		lookEveryUnit: 'seconds',
-		events: ['arrival'],
-		options: { zones: { zone: [{ name: 'driveway', points: DRIVEWAY }] }, zoneAnchor: 'bottomCenter', cameraTimeout: 1, ...options },
-		...extra,
-	});
-	const activate = async (extra: IDataObject = {}, options: IDataObject = {}) => await activateTrigger({ parameters: parameters(extra, options), credentials: credentials() });
+	const { server, credentials, camera, parameters, activate } = useWatchedDriveway({ lookEvery: 1, options: { cameraTimeout: 1 } });
 
 	describe.each(Object.entries(CAMERA_FAULTS))('the camera at an arrival’s look: %s', (_name, fault) => {
 		it('emits nothing, keeps nothing, logs once, backs off, then reports the arrival once', async () => {
-			camera.script([EMPTY]);
+			camera().script([EMPTY]);
 			const run = await activate();
 			await run.tick(T0);
 			const before = JSON.stringify(run.saved);
 			const started = run.emissions.length;
-			camera.answerWith(fault.answer);
+			camera().answerWith(fault.answer);
 			await run.tick(T0 + SECOND);
 			await run.tick(T0 + 2 * SECOND);
 			// backed off: the third failure waits 4 s
@@ -76,11 +56,11 @@ describe('Image Inference Trigger: a camera that fails', () => {
 			expect(warnings).toHaveLength(1);
 			expect(warnings[0]).toMatch(fault.message);
 			expect(warnings[0]).not.toContain('127.0.0.1');
-			const asked = camera.requests.length;
-			camera.answerWith(undefined);
-			camera.script([CAR_IN]);
+			const asked = camera().requests.length;
+			camera().answerWith(undefined);
+			camera().script([CAR_IN]);
 			await run.tick(T0 + 5 * SECOND);
-			expect(camera.requests.length).toBe(asked);
+			expect(camera().requests.length).toBe(asked);
 			await run.tick(T0 + 7 * SECOND);
 			expect(kindsOf(run)).toEqual([['arrival']]);
 			await run.tick(T0 + 8 * SECOND);
@@ -89,7 +69,7 @@ describe('Image Inference Trigger: a camera that fails', () => {
 	});
 
 	it('the service failing at an arrival’s look: nothing kept, a service problem logged, the arrival reported once it answers', async () => {
-		camera.script([EMPTY, CAR_IN]);
+		camera().script([EMPTY, CAR_IN]);
 		const run = await activate({}, { retries: 0 });
 		await run.tick(T0);
 		server().addFault({ match: { kind: 'detect' }, times: 1, action: { type: 'html', status: 503 } });
@@ -101,40 +81,40 @@ describe('Image Inference Trigger: a camera that fails', () => {
 	});
 
 	it('a camera down for longer than Report Camera Problems After: one Camera Problem, one Camera Back, never one per look', async () => {
-		camera.script([EMPTY]);
+		camera().script([EMPTY]);
 		// a live camera's picture changes at every look; this one's does not, so Frozen Picture After Looks is off
 		const run = await activate({}, { reportCameraProblemsAfter: 1, frozenAfterLooks: 0 });
 		await run.tick(T0);
-		camera.answerWith((_q, r) => r.writeHead(503).end());
+		camera().answerWith((_q, r) => r.writeHead(503).end());
 		let now = T0;
 		for (let second = 1; second <= 180; second++) await run.tick((now = T0 + second * SECOND));
 		expect(kindsOf(run)).toEqual([['cameraProblem']]);
 		const problem = run.emissions.at(-1)!.items[0].json;
 		expect(problem.problem).toEqual({ kind: 'status', message: expect.stringContaining('answered 503'), since: new Date(T0 + SECOND).toISOString() });
 		expect(run.saved.trigger).toMatchObject({ problem: { kind: 'status' } });
-		camera.answerWith(undefined);
+		camera().answerWith(undefined);
 		for (let second = 1; second <= 120; second++) await run.tick(now + second * SECOND);
 		expect(kindsOf(run)).toEqual([['cameraProblem'], ['cameraBack']]);
 		expect(run.saved.trigger).not.toHaveProperty('problem');
 	});
 
 	it('a restart while the problem is announced still sends one Camera Back, not a second Camera Problem', async () => {
-		camera.script([EMPTY]);
+		camera().script([EMPTY]);
 		const first = await activate({}, { reportCameraProblemsAfter: 1 });
 		await first.tick(T0);
-		camera.answerWith((_q, r) => r.writeHead(503).end());
+		camera().answerWith((_q, r) => r.writeHead(503).end());
 		for (let second = 1; second <= 70; second++) await first.tick(T0 + second * SECOND);
 		await first.close();
 		expect(kindsOf(first)).toEqual([['cameraProblem']]);
 		const second = await activateTrigger({ parameters: parameters({}, { reportCameraProblemsAfter: 1 }), credentials: credentials(), saved: first.saved });
 		for (let s = 100; s <= 200; s++) await second.tick(T0 + s * SECOND);
-		camera.answerWith(undefined);
+		camera().answerWith(undefined);
 		for (let s = 201; s <= 300; s++) await second.tick(T0 + s * SECOND);
 		expect(kindsOf(second)).toEqual([['cameraBack']]);
 	});
 
 	it('a frozen picture (the same bytes Frozen Picture After Looks times) is a camera problem', async () => {
-		camera.script([EMPTY]);
+		camera().script([EMPTY]);
 		const run = await activate({}, { frozenAfterLooks: 3, reportCameraProblemsAfter: 0.05 });
 		for (let second = 0; second < 20; second++) await run.tick(T0 + second * SECOND);
 		expect(run.logged.filter((line) => line.startsWith('warn'))).toEqual([expect.stringContaining('exactly the same picture 3 looks in a row')]);
@@ -146,7 +126,7 @@ describe('Image Inference Trigger: a camera that fails', () => {
 		const password = 'pa:ss"word';
 		const realm = 'IP Camera';
 		const nonce = 'n0nce';
-		camera.answerWith((request, response) => {
+		camera().answerWith((request, response) => {
 			const authorization = request.headers.authorization ?? '';
 			const response401 = () => response.writeHead(401, { 'www-authenticate': `Digest realm="${realm}", qop="auth", nonce="${nonce}", algorithm=MD5` }).end();
 			if (!authorization.startsWith('Digest ')) return response401();
@@ -165,24 +145,24 @@ describe('Image Inference Trigger: a camera that fails', () => {
 		});
 		await run.tick(T0);
 		expect(kindsOf(run)).toEqual([['look']]);
-		expect(camera.requests.map(({ headers }) => headers.authorization?.split(' ')[0])).toEqual([undefined, 'Digest']);
-		expect(JSON.stringify(camera.requests)).not.toContain(password);
+		expect(camera().requests.map(({ headers }) => headers.authorization?.split(' ')[0])).toEqual([undefined, 'Digest']);
+		expect(JSON.stringify(camera().requests)).not.toContain(password);
 
-		camera.answerWith(undefined);
-		camera.script([EMPTY]);
+		camera().answerWith(undefined);
+		camera().script([EMPTY]);
 		const basic = await activateTrigger({ parameters: parameters({ authentication: 'cameraApi', events: ['look'] }), credentials: credentials(), camera: { loginType: 'basic', username: 'admin', password: 'secret' } });
 		await basic.tick(T0);
-		expect(camera.requests.at(-1)?.headers.authorization).toBe(`Basic ${Buffer.from('admin:secret').toString('base64')}`);
+		expect(camera().requests.at(-1)?.headers.authorization).toBe(`Basic ${Buffer.from('admin:secret').toString('base64')}`);
 		const token = await activateTrigger({ parameters: parameters({ authentication: 'cameraApi', events: ['look'] }), credentials: credentials(), camera: { loginType: 'header', headerName: 'X-Api-Key', headerValue: 'tok' } });
 		await token.tick(T0);
-		expect(camera.requests.at(-1)?.headers['x-api-key']).toBe('tok');
+		expect(camera().requests.at(-1)?.headers['x-api-key']).toBe('tok');
 		// the service never gets the camera's login, the camera never the service's key
-		expect(JSON.stringify(camera.requests)).not.toContain(server().apiKey);
+		expect(JSON.stringify(camera().requests)).not.toContain(server().apiKey);
 	});
 
 	it('an answer larger than 25 MB is cut off as it comes, not held whole', async () => {
 		let sent = 0;
-		camera.answerWith((_q, response) => {
+		camera().answerWith((_q, response) => {
 			response.writeHead(200, { 'content-type': 'image/jpeg' });
 			const chunk = Buffer.alloc(1024 * 1024, 0xff);
 			const push = () => {

@@ -1,12 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { cameraFrame } from '../harness/images';
-import type { StandInCamera } from '../harness/standInCamera';
 import { startStandInCamera } from '../harness/standInCamera';
 import type { TriggerRun } from '../harness/trigger';
 import { activateTrigger } from '../harness/trigger';
-import { DRIVEWAY } from '../watch/frames';
-import { useServer } from './setup';
+import { useWatchedDriveway } from './triggerSetup';
 
 const EMPTY = cameraFrame('empty');
 const CAR_IN = cameraFrame('carInZone');
@@ -19,33 +17,14 @@ type Event = { kind: string; label: string | null; zone: string | null; trackId:
 const eventsOf = (run: TriggerRun) => run.emissions.filter(({ items }) => items.length > 0).map(({ items }) => items.map((item) => item.json.event as Event));
 
 describe('Image Inference Trigger: a camera watched, an execution only for the events picked', () => {
-	const { server, credentials } = useServer({ defaultModels: 'synthetic' });
-	let camera: StandInCamera;
-	beforeEach(async () => {
-		camera = await startStandInCamera();
-	});
-	afterEach(async () => {
-		await camera.close();
-	});
-
-	const parameters = (extra: IDataObject = {}, options: IDataObject = {}): IDataObject => ({
-		cameraUrl: camera.url,
-		modelId: { __rl: true, mode: 'id', value: server().models.detect },
-		lookEvery: 5,
-		lookEveryUnit: 'seconds',
-		events: ['arrival'],
-		options: { zones: { zone: [{ name: 'driveway', points: DRIVEWAY }] }, zoneAnchor: 'bottomCenter', ...options },
-		...extra,
-	});
-	const activate = async (extra: IDataObject = {}, options: IDataObject = {}, saved?: IDataObject) =>
-		await activateTrigger({ parameters: parameters(extra, options), credentials: credentials(), ...(saved ? { saved } : {}) });
+	const { credentials, camera, parameters, activate } = useWatchedDriveway({ lookEvery: 5 });
 
 	it('a car arriving in the driveway starts one execution with one arrival item, its picture and the look’s detections', async () => {
-		camera.script([EMPTY, EMPTY, CAR_IN, CAR_IN]);
+		camera().script([EMPTY, EMPTY, CAR_IN, CAR_IN]);
 		const run = await activate();
 		expect(run.cron).toBe('* * * * * *');
 		for (let look = 0; look < 4; look++) await run.tick(T0 + look * 5 * SECOND);
-		expect(camera.served).toBe(4);
+		expect(camera().served).toBe(4);
 		// the first look starts an execution with no item, so that n8n saves what later looks compare with
 		expect(run.emissions.map(({ items }) => items.length)).toEqual([0, 1]);
 		const [item] = run.emissions[1].items;
@@ -63,30 +42,30 @@ describe('Image Inference Trigger: a camera watched, an execution only for the e
 	});
 
 	it('looks every 5 seconds on a tick each second, never two at once, and not before the interval', async () => {
-		camera.script([EMPTY]);
+		camera().script([EMPTY]);
 		const run = await activate();
 		await run.tick(T0);
 		for (let second = 1; second < 5; second++) await run.tick(T0 + second * SECOND);
-		expect(camera.served).toBe(1);
+		expect(camera().served).toBe(1);
 		await run.tick(T0 + 5 * SECOND);
-		expect(camera.served).toBe(2);
+		expect(camera().served).toBe(2);
 		await run.tick(T0 + 10 * SECOND - 400);
-		expect(camera.served).toBe(3);
+		expect(camera().served).toBe(3);
 	});
 
 	it('a look in minutes ticks each minute', async () => {
-		camera.script([EMPTY]);
+		camera().script([EMPTY]);
 		const run = await activate({ lookEvery: 2, lookEveryUnit: 'minutes' });
 		expect(run.cron).toBe('0 * * * * *');
 		await run.tick(T0);
 		await run.tick(T0 + 60 * SECOND);
-		expect(camera.served).toBe(1);
+		expect(camera().served).toBe(1);
 		await run.tick(T0 + 120 * SECOND);
-		expect(camera.served).toBe(2);
+		expect(camera().served).toBe(2);
 	});
 
 	it('a car outside the zone, and a car standing still, start nothing; its departure starts one when picked', async () => {
-		camera.script([EMPTY, CAR_OUT, CAR_IN, CAR_IN, EMPTY]);
+		camera().script([EMPTY, CAR_OUT, CAR_IN, CAR_IN, EMPTY]);
 		const run = await activate({ events: ['arrival', 'departure'] });
 		for (let look = 0; look < 5; look++) await run.tick(T0 + look * 5 * SECOND);
 		expect(eventsOf(run).map((events) => events.map(({ kind, zone, count }) => ({ kind, zone, count })))).toEqual([
@@ -96,7 +75,7 @@ describe('Image Inference Trigger: a camera watched, an execution only for the e
 	});
 
 	it('Every Look starts an execution per look; Any Change one per look with a change', async () => {
-		camera.script([EMPTY, CAR_IN, CAR_IN]);
+		camera().script([EMPTY, CAR_IN, CAR_IN]);
 		const run = await activate({ events: ['look', 'change'] });
 		for (let look = 0; look < 3; look++) await run.tick(T0 + look * 5 * SECOND);
 		expect(eventsOf(run).map((events) => events.map(({ kind }) => kind))).toEqual([['look'], ['change', 'look'], ['look']]);
@@ -105,7 +84,7 @@ describe('Image Inference Trigger: a camera watched, an execution only for the e
 	});
 
 	it('with tracking, an arrival is one tracked object with its trackId', async () => {
-		camera.script([EMPTY, CAR_IN]);
+		camera().script([EMPTY, CAR_IN]);
 		const run = await activate({}, { trackObjects: true });
 		for (let look = 0; look < 2; look++) await run.tick(T0 + look * 5 * SECOND);
 		const [car] = run.emissions[1].items[0].json.detections as Array<{ trackId: number }>;
@@ -115,7 +94,7 @@ describe('Image Inference Trigger: a camera watched, an execution only for the e
 	});
 
 	it('after a restart, the first look compares with what the last execution saved: a departure not picked still started one, so the next arrival is not lost', async () => {
-		camera.script([EMPTY, CAR_IN, EMPTY]);
+		camera().script([EMPTY, CAR_IN, EMPTY]);
 		const first = await activate();
 		for (let look = 0; look < 3; look++) await first.tick(T0 + look * 5 * SECOND);
 		await first.close();
@@ -124,29 +103,29 @@ describe('Image Inference Trigger: a camera watched, an execution only for the e
 		const saved = first.saved;
 		expect((saved.looks as IDataObject).camera).toMatchObject({ counts: {} });
 		// n8n restarts: what it saved is what the trigger looks with
-		camera.script([CAR_IN]);
+		camera().script([CAR_IN]);
 		const second = await activate({}, {}, saved);
 		await second.tick(T0 + 60 * SECOND);
 		expect(eventsOf(second)).toEqual([[expect.objectContaining({ kind: 'arrival', id: `${(saved.trigger as IDataObject).id as string}:4:arrival:red:driveway:` })]]);
 		// and it is not announced twice after another restart
 		const third = await activate({}, {}, second.saved);
-		camera.script([CAR_IN]);
+		camera().script([CAR_IN]);
 		await third.tick(T0 + 120 * SECOND);
 		expect(third.emissions).toHaveLength(0);
 	});
 
 	it('looks that change nothing later looks compare with start nothing, also when the car moves or time passes', async () => {
-		camera.script([EMPTY, CAR_IN, CAR_IN, CAR_IN]);
+		camera().script([EMPTY, CAR_IN, CAR_IN, CAR_IN]);
 		const run = await activate({}, { trackObjects: true });
 		for (let look = 0; look < 4; look++) await run.tick(T0 + look * 5 * SECOND);
 		expect(run.emissions.map(({ items }) => items.length)).toEqual([0, 1]);
 		// with zones, the events are the zones': a car passing outside them changes nothing they are worked out against
-		camera.script([EMPTY, CAR_OUT, EMPTY, CAR_OUT]);
+		camera().script([EMPTY, CAR_OUT, EMPTY, CAR_OUT]);
 		const zoned = await activate({ events: ['departure'] });
 		for (let look = 0; look < 4; look++) await zoned.tick(T0 + look * 5 * SECOND);
 		expect(zoned.emissions.map(({ items }) => items.length)).toEqual([0]);
 		// without zones, it is an arrival and a departure of the image, each saved though not picked
-		camera.script([EMPTY, CAR_OUT, CAR_OUT, EMPTY]);
+		camera().script([EMPTY, CAR_OUT, CAR_OUT, EMPTY]);
 		const whole = await activate({ options: {} });
 		for (let look = 0; look < 4; look++) await whole.tick(T0 + look * 5 * SECOND);
 		expect(whole.emissions.map(({ items }) => items.map((item) => (item.json.event as Event).kind))).toEqual([[], ['arrival'], []]);
@@ -176,7 +155,7 @@ describe('Image Inference Trigger: a camera watched, an execution only for the e
 	});
 
 	it('Fetch Test Event runs one look, shows it as a look event with a test id, and keeps nothing', async () => {
-		camera.script([CAR_IN]);
+		camera().script([CAR_IN]);
 		const saved = { trigger: { id: 'abc123abc123', looks: 4 } };
 		const run = await activateTrigger({ parameters: parameters(), credentials: credentials(), saved, mode: 'manual' });
 		const items = await run.manual();
@@ -187,7 +166,7 @@ describe('Image Inference Trigger: a camera watched, an execution only for the e
 	});
 
 	it('Fetch Test Event against a failing camera fails with the camera’s problem', async () => {
-		camera.answerWith((_request, response) => response.writeHead(401).end());
+		camera().answerWith((_request, response) => response.writeHead(401).end());
 		const run = await activateTrigger({ parameters: parameters(), credentials: credentials(), mode: 'manual' });
 		await expect(run.manual()).rejects.toThrow('The camera refused the login (401)');
 	});

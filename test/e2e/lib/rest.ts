@@ -137,7 +137,7 @@ export class RestClient {
 export type ExecutionRunData = Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> } }>>;
 
 /** n8n keeps execution data in the `flatted` format: strings and objects by index into one array. */
-function unflatten(text: string): unknown {
+export function unflatten(text: string): unknown {
 	const input = JSON.parse(text) as unknown[];
 	const revived = new Map<number, unknown>();
 	const revive = (index: number): unknown => {
