@@ -9,7 +9,8 @@ export default {
 	jest: { projectType: 'custom', configFile: 'test/mutation/jest.config.js', enableFindRelatedTests: false },
 	coverageAnalysis: 'perTest',
 	checkers: [],
-	mutate: ['nodes/**/*.ts', 'credentials/**/*.ts', '!nodes/**/*.description.ts'],
+	// the Image Inference Trigger is left out until its own baseline is written (docs/testing.md, "Left out of mutation")
+	mutate: ['nodes/**/*.ts', 'credentials/**/*.ts', '!nodes/**/*.description.ts', '!nodes/ImageInferenceTrigger/**', '!credentials/ImageInferenceCameraApi.credentials.ts'],
 	ignorePatterns: ['dist', 'reports', 'test/mutation/baseline.json', 'demo-output', 'test-output', '.tmp', '*.tgz'],
 	tempDirName: '.stryker-tmp',
 	reporters: ['clear-text', 'progress', 'html', 'json'],

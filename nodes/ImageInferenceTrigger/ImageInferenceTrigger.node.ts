@@ -7,8 +7,8 @@ import { readRequestSettings } from '../ImageInference/parameters/requestSetting
 import { tickExpression } from './look/cadence';
 import { CameraWatch, eventItems, lookOnce } from './look/cameraWatch';
 import { detectContext } from './look/detectContext';
-import { CAMERA_CREDENTIAL_TYPE, readTriggerSettings } from './look/settings';
-import { readTriggerState } from './look/triggerState';
+import { CAMERA_CREDENTIAL_TYPE, readCameraLogin, readTriggerSettings } from './look/settings';
+import { keepLooksOf, readTriggerState } from './look/triggerState';
 import { triggerProperties } from './trigger.description';
 
 /** A tiny PNG standing in for the snapshot while Detect's settings are checked at activation (nothing is sent). */
@@ -57,12 +57,14 @@ export class ImageInferenceTrigger implements INodeType {
 	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
 		const settings = readTriggerSettings(this);
 		checkDetectSettings(this);
+		await readCameraLogin(this, settings);
 		const staticData = this.getWorkflowStaticData('node');
 
 		if (this.getMode() === 'manual') {
 			// Fetch Test Event: one look on a copy of the state; nothing is kept, as n8n's pollers keep nothing in manual mode
 			const manualTriggerFunction = async () => {
 				const copy = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+				keepLooksOf(copy, settings.cameraUrl);
 				const state = readTriggerState(copy);
 				const result = await lookOnce(this, settings, copy, { looks: 0 });
 				const events = result.events.length ? result.events : [{ kind: 'look' as const, label: null, zone: null, trackId: null }];
@@ -73,7 +75,7 @@ export class ImageInferenceTrigger implements INodeType {
 		}
 
 		// made now, so n8n saves it with the activation: every later event id starts with it
-		readTriggerState(staticData);
+		keepLooksOf(staticData, settings.cameraUrl);
 		const watch = new CameraWatch(this, settings, staticData);
 		this.helpers.registerCron({ expression: tickExpression(settings.unit) }, async () => await watch.tick());
 		return { closeFunction: async () => watch.stop() };

@@ -102,8 +102,8 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'lookEvery',
 		type: 'number',
 		default: 5,
-		typeOptions: { minValue: LOOK_EVERY_BOUNDS.min, numberPrecision: 0 },
-		description: 'How often the trigger fetches a snapshot and runs the model on it',
+		typeOptions: { minValue: LOOK_EVERY_BOUNDS.min, maxValue: LOOK_EVERY_BOUNDS.max, numberPrecision: 0 },
+		description: 'How often the trigger fetches a snapshot and runs the model on it: 1 to 1,440 seconds or minutes',
 	},
 	{
 		displayName: 'Unit',

@@ -43,6 +43,18 @@ describe('Image Inference Trigger: a setting it cannot run with refuses the acti
 		const run = await activateTrigger({ parameters: parameters({}, { trackObjects: true }), credentials: credentials() });
 		expect(run.cron).toBe('* * * * * *');
 		expect(run.sent).toHaveLength(0);
-		expect(run.saved.trigger).toEqual({ id: expect.stringMatching(/^[0-9a-f]{12}$/), looks: 0 });
+		expect(run.saved.trigger).toEqual({ id: expect.stringMatching(/^[0-9a-f]{12}$/), looks: 0, camera: expect.stringMatching(/^[0-9a-f]{1,8}$/) });
+		expect(JSON.stringify(run.saved)).not.toContain('127.0.0.1');
+	});
+
+	it('Frozen Picture After Looks 1 is refused: every picture is the same as itself', async () => {
+		await expect(activateTrigger({ parameters: parameters({}, { frozenAfterLooks: 1 }), credentials: credentials() })).rejects.toThrow(/^Frozen Picture After Looks is 1: enter 0 \(never\) or 2 or more$/);
+		await expect(activateTrigger({ parameters: parameters({}, { frozenAfterLooks: 2 }), credentials: credentials() })).resolves.toBeDefined();
+	});
+
+	it('a camera credential whose header name is none is refused at activation; an address with "example" in it is a real one', async () => {
+		const camera = { loginType: 'header', headerName: 'X Api Key', headerValue: 'tok' };
+		await expect(activateTrigger({ parameters: parameters({ authentication: 'cameraApi' }), credentials: credentials(), camera })).rejects.toThrow(/Header Name is not a header name/);
+		await expect(activateTrigger({ parameters: parameters({ cameraUrl: 'http://cam1.example-industries.com/snap.jpg' }), credentials: credentials() })).resolves.toBeDefined();
 	});
 });

@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { cameraFrame } from '../harness/images';
+import { CAMERA, CAMERA_CAR_BOX, cameraFrame } from '../harness/images';
+import { fillRect } from '../reference-server/draw';
+import { PNG } from 'pngjs';
 import { startStandInCamera } from '../harness/standInCamera';
 import type { TriggerRun } from '../harness/trigger';
 import { activateTrigger } from '../harness/trigger';
@@ -169,5 +171,65 @@ describe('Image Inference Trigger: a camera watched, an execution only for the e
 		camera().answerWith((_request, response) => response.writeHead(401).end());
 		const run = await activateTrigger({ parameters: parameters(), credentials: credentials(), mode: 'manual' });
 		await expect(run.manual()).rejects.toThrow('The camera refused the login (401)');
+	});
+});
+
+describe('Image Inference Trigger with tracking: a car that moves on is saved before a restart would lose it', () => {
+	const { credentials, camera, parameters } = useWatchedDriveway({ lookEvery: 5, options: { trackObjects: true } });
+	/** The red block moved right along the road by `cells` of the colour model's 15-pixel grid (a PNG without row filters: quick to make). */
+	const carMovedBy = (cells: number) => {
+		const image = new PNG({ width: CAMERA.width, height: CAMERA.height });
+		image.data.fill(128);
+		fillRect(image, CAMERA_CAR_BOX.x + 15 * cells, CAMERA_CAR_BOX.y, CAMERA_CAR_BOX.width, CAMERA_CAR_BOX.height, [230, 40, 40]);
+		return PNG.sync.write(image, { filterType: 0 });
+	};
+
+	it('a track whose box left its saved one starts an execution with no item; after a restart the car where it was last seen is the same track, not a second arrival', async () => {
+		// no zones, and no picture drawn: the boxes are under test
+		const activate = async (saved?: IDataObject) =>
+			await activateTrigger({ parameters: parameters({}, { zones: {}, outputImages: 'none' }), credentials: credentials(), ...(saved ? { saved } : {}) });
+		camera().script([EMPTY, carMovedBy(0), carMovedBy(1), carMovedBy(2), carMovedBy(3)]);
+		const first = await activate();
+		for (let look = 0; look < 5; look++) await first.tick(T0 + look * 5 * SECOND);
+		// the first look; the arrival; the car two cells on (its box no longer overlaps the saved one: 0 < 0.3)
+		expect(first.emissions.map(({ items }) => items.length)).toEqual([0, 1, 0]);
+		await first.close();
+		// after the restart the car stands where it was last seen: three cells from where it arrived, one from the save
+		camera().script([carMovedBy(3)]);
+		const second = await activate(first.saved);
+		await second.tick(T0 + 60 * SECOND);
+		expect(second.emissions).toHaveLength(0);
+	}, 90_000);
+});
+
+describe('Image Inference Trigger: a new camera, and a look with several events', () => {
+	const { credentials, camera, parameters } = useWatchedDriveway({ lookEvery: 5 });
+
+	it('after Camera Snapshot URL changes, the first look is a baseline, not a change from the old camera', async () => {
+		camera().script([CAR_IN]);
+		const first = await activateTrigger({ parameters: parameters({ events: ['arrival', 'departure'] }), credentials: credentials() });
+		await first.tick(T0);
+		await first.close();
+		const other = await startStandInCamera([EMPTY]);
+		try {
+			const second = await activateTrigger({ parameters: parameters({ events: ['arrival', 'departure'], cameraUrl: other.url }), credentials: credentials(), saved: first.saved });
+			await second.tick(T0 + 60 * SECOND);
+			expect(eventsOf(second)).toEqual([]);
+			expect((second.saved.trigger as IDataObject).id).toBe((first.saved.trigger as IDataObject).id);
+		} finally {
+			await other.close();
+		}
+	});
+
+	it('the items of one look share its stored picture', async () => {
+		camera().script([EMPTY, CAR_IN]);
+		const run = await activateTrigger({ parameters: parameters({ events: ['arrival', 'change', 'look'] }), credentials: credentials() });
+		await run.tick(T0);
+		await run.tick(T0 + 5 * SECOND);
+		const items = run.emissions.at(-1)!.items;
+		expect(items.map((item) => (item.json.event as Event).kind)).toEqual(['arrival', 'change', 'look']);
+		expect(items[1].binary?.data).toBe(items[0].binary?.data);
+		expect(items[2].binary?.data).toBe(items[0].binary?.data);
+		expect(items[1].binary).not.toBe(items[0].binary);
 	});
 });

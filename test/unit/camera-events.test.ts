@@ -104,3 +104,20 @@ describe('The deduplication key n8n 2.x drops a repeated execution by', () => {
 		expect(deduplicationKey('0123456789ab', 2 ** 40, Array.from({ length: 500 }, (_, i) => `0123456789ab:${i}:arrival:${'label'.repeat(50)}:zone:`)).length).toBeLessThanOrEqual(255);
 	});
 });
+
+describe('Events with zones and tracking, and ids with colons', () => {
+	it('with zones, a tracked object in none of them is no event, as without tracking', () => {
+		const output = {
+			countsByZone: { driveway: {} },
+			comparison: { changed: true, changeByLabel: { car: 1 }, zones: { driveway: { changeByLabel: {} } } },
+			tracking: { arrivals: [{ trackId: 9, label: 'car', zones: [] }], departed: [{ trackId: 8, label: 'car', zones: [], stayedSeconds: 5 }], overstays: [] },
+		};
+		expect(eventsOfLook(output, only('arrival', 'departure'))).toEqual([]);
+	});
+
+	it('a colon or a percent sign in a label or zone is written so the id keeps its parts apart', () => {
+		expect(eventId('abc', 1, { kind: 'arrival', label: 'a:b', zone: null, trackId: null })).toBe('abc:1:arrival:a%3Ab::');
+		expect(eventId('abc', 1, { kind: 'arrival', label: 'a', zone: 'b:', trackId: null })).toBe('abc:1:arrival:a:b%3A:');
+		expect(eventId('abc', 1, { kind: 'arrival', label: '50%', zone: '%3A', trackId: 2 })).toBe('abc:1:arrival:50%25:%253A:2');
+	});
+});

@@ -1,7 +1,7 @@
 import { ObservableObject } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { newStateId, readTriggerState, writeTriggerState } from '../../nodes/ImageInferenceTrigger/look/triggerState';
+import { cameraOf, keepLooksOf, newStateId, readTriggerState, writeTriggerState } from '../../nodes/ImageInferenceTrigger/look/triggerState';
 
 describe('The trigger’s state in static data', () => {
 	it('is kept as it was saved', () => {
@@ -47,5 +47,28 @@ describe('The trigger’s state in static data', () => {
 		spy.mockReturnValue(0);
 		expect(newStateId()).toBe('000000000000');
 		spy.mockRestore();
+	});
+});
+
+describe('The state across a change of camera, and damaged', () => {
+	it('a problem that is not one is no announced problem', () => {
+		expect(readTriggerState({ trigger: { id: 'abc', looks: 2, problem: 'down' } })).toEqual({ id: 'abc', looks: 2, problem: undefined });
+		expect(readTriggerState({ trigger: { id: 'abc', looks: 2, problem: { kind: 'login' } } })).toEqual({ id: 'abc', looks: 2, problem: undefined });
+		expect(readTriggerState({ trigger: { id: 'abc', looks: 2, camera: 7 } })).toMatchObject({ looks: 0 });
+	});
+
+	it('another camera forgets the looks and keeps the state; the same camera keeps both; the address itself is not kept', () => {
+		const looks = { camera: { counts: { car: 1 } } };
+		const first: IDataObject = { looks, forgottenTracks: {}, trigger: { id: 'abc', looks: 3 } };
+		keepLooksOf(first, 'http://cam/a.jpg');
+		// a state from before cameras were kept: its looks are taken as this camera's
+		expect(first).toEqual({ looks, forgottenTracks: {}, trigger: { id: 'abc', looks: 3, camera: cameraOf('http://cam/a.jpg') } });
+		keepLooksOf(first, 'http://cam/a.jpg');
+		expect(first.looks).toBe(looks);
+		keepLooksOf(first, 'http://cam/b.jpg');
+		expect(first).toEqual({ trigger: { id: 'abc', looks: 3, camera: cameraOf('http://cam/b.jpg') } });
+		expect(JSON.stringify(first)).not.toContain('cam/');
+		expect(cameraOf('')).toBe('811c9dc5');
+		expect(cameraOf('a')).toBe('e40c292c');
 	});
 });

@@ -10,7 +10,7 @@ import { deduplicationKey, eventId, eventsOfLook } from './events';
 import type { TriggerSettings } from './settings';
 import { readCameraLogin } from './settings';
 import type { TriggerState } from './triggerState';
-import { comparedLook, readTriggerState, writeTriggerState } from './triggerState';
+import { comparedLook, readTriggerState, trackBoxes, tracksMovedAway, writeTriggerState } from './triggerState';
 
 /** What one look gave: Detect's output item for the snapshot and the events the user picked. */
 export interface LookResult {
@@ -28,6 +28,9 @@ export interface FrozenCount {
 	fingerprint?: string;
 	looks: number;
 }
+
+/** The camera credential deleted or changed since the activation checked it. */
+const credentialProblem = (error: unknown) => new CameraProblem('login', `The camera credential cannot be used: ${error instanceof Error ? error.message : String(error)}`);
 
 /** A look's failure as a CameraProblem: the camera's own, or the service's (a failed Detect). */
 export function asCameraProblem(error: unknown): CameraProblem {
@@ -48,7 +51,13 @@ export async function lookOnce(
 	frozen: FrozenCount,
 	signal?: AbortSignal,
 ): Promise<LookResult> {
-	const { login, ignoreSslIssues } = await readCameraLogin(trigger, settings);
+	let camera: Awaited<ReturnType<typeof readCameraLogin>>;
+	try {
+		camera = await readCameraLogin(trigger, settings);
+	} catch (error) {
+		throw credentialProblem(error);
+	}
+	const { login, ignoreSslIssues } = camera;
 	const snapshot: Snapshot = await fetchSnapshot(async (options) => await trigger.helpers.httpRequest(options), {
 		url: settings.cameraUrl,
 		login,
@@ -89,13 +98,12 @@ export async function eventItems(
 	ids: { stateId: string; look: number; prefix?: string },
 	at: string,
 ): Promise<INodeExecutionData[]> {
-	const items: INodeExecutionData[] = [];
-	for (const event of events) {
+	// stored once, and shared by the look's items
+	const binary = events.length ? await storedFiles(trigger, output?.binary) : undefined;
+	return events.map((event) => {
 		const id = `${ids.prefix ?? ''}${eventId(ids.stateId, ids.look, event)}`;
-		const binary = await storedFiles(trigger, output?.binary);
-		items.push({ json: { event: { ...event, id, at }, ...(output?.json ?? {}) }, ...(binary ? { binary } : {}) });
-	}
-	return items;
+		return { json: { event: { ...event, id, at }, ...(output?.json ?? {}) }, ...(binary ? { binary: { ...binary } } : {}) };
+	});
 }
 
 /**
@@ -111,8 +119,9 @@ export class CameraWatch {
 	private loggedKind: ProblemKind | undefined;
 	private readonly frozen: FrozenCount = { looks: 0 };
 	private controller: AbortController | undefined;
-	/** What later looks compare with, as n8n last saved it (comparedLook). */
+	/** What later looks compare with, as n8n last saved it (comparedLook), and the tracks' boxes then. */
 	private savedLook: string;
+	private savedTracks: ReadonlyMap<number, [number, number, number, number]>;
 
 	constructor(
 		private readonly trigger: ITriggerFunctions,
@@ -120,6 +129,7 @@ export class CameraWatch {
 		private readonly staticData: IDataObject,
 	) {
 		this.savedLook = comparedLook(staticData);
+		this.savedTracks = trackBoxes(staticData);
 	}
 
 	/** The cron tick: starts a look when one is due and none is running. */
@@ -164,9 +174,10 @@ export class CameraWatch {
 		const events = [...result.events];
 		if (state.problem) events.push({ kind: 'cameraBack', label: null, zone: null, trackId: null });
 		// n8n saves the state only with an execution: a look that changed what later looks compare
-		// with (a first look, a change not picked) starts one with no items, which runs no node
-		if (events.length === 0 && !result.changed && comparedLook(this.staticData) === this.savedLook) return;
-		await this.announce({ id: state.id, looks: state.looks + 1 }, events, result.output, now);
+		// with (a first look, a change not picked, a track moved off its saved box) starts one with no items, which runs no node
+		const unsaved = result.changed || comparedLook(this.staticData) !== this.savedLook || tracksMovedAway(this.staticData, this.savedTracks);
+		if (events.length === 0 && !unsaved) return;
+		await this.announce({ ...state, looks: state.looks + 1, problem: undefined }, events, result.output, now);
 	}
 
 	private async failed(problem: CameraProblem, state: TriggerState, now: number): Promise<void> {
@@ -187,6 +198,7 @@ export class CameraWatch {
 		const items = await eventItems(this.trigger, events, output, { stateId: state.id, look: state.looks }, new Date(now).toISOString());
 		writeTriggerState(this.staticData, state);
 		this.savedLook = comparedLook(this.staticData);
+		this.savedTracks = trackBoxes(this.staticData);
 		// n8n 2.x drops a second execution with the same key (a look worked out again after a crash before its state was saved); 1.x ignores the argument
 		const ids = items.map((item) => String((item.json.event as IDataObject).id));
 		this.trigger.emit([items], undefined, undefined, deduplicationKey(state.id, state.looks, ids));

@@ -26,11 +26,12 @@ const list = (value: unknown): IDataObject[] => (Array.isArray(value) ? value.fi
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const number = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
-/** One event per zone the object is in, or one for the image when it is in none. */
-function perZone(kind: EventKind, summary: IDataObject, extra: Partial<LookEvent> = {}): LookEvent[] {
+/** One event per zone the object is in; without zones, one for the image. With zones, an object in none of them is no event, as it is none without tracking. */
+function perZone(kind: EventKind, summary: IDataObject, zoned: boolean, extra: Partial<LookEvent> = {}): LookEvent[] {
 	const zones = Array.isArray(summary.zones) ? summary.zones.filter((zone): zone is string => typeof zone === 'string') : [];
 	const base = { kind, label: text(summary.label), trackId: number(summary.trackId), ...extra };
-	return zones.length === 0 ? [{ ...base, zone: null }] : zones.map((zone) => ({ ...base, zone }));
+	if (zones.length === 0) return zoned ? [] : [{ ...base, zone: null }];
+	return zones.map((zone) => ({ ...base, zone }));
 }
 
 /** Arrivals and departures of a compared look without tracking: per zone when zones are set, else per label of the image. */
@@ -56,11 +57,12 @@ function countChanges(comparison: IDataObject, kinds: ReadonlySet<EventKind>): L
 export function eventsOfLook(output: IDataObject, kinds: ReadonlySet<EventKind>): LookEvent[] {
 	const comparison = isRecord(output.comparison) ? output.comparison : {};
 	const tracking = isRecord(output.tracking) ? output.tracking : undefined;
+	const zoned = isRecord(output.countsByZone);
 	const events: LookEvent[] = [];
 	if (tracking) {
-		if (kinds.has('arrival')) events.push(...list(tracking.arrivals).flatMap((arrival) => perZone('arrival', arrival)));
+		if (kinds.has('arrival')) events.push(...list(tracking.arrivals).flatMap((arrival) => perZone('arrival', arrival, zoned)));
 		if (kinds.has('departure')) {
-			events.push(...list(tracking.departed).flatMap((departed) => perZone('departure', departed, { stayedSeconds: number(departed.stayedSeconds) ?? undefined })));
+			events.push(...list(tracking.departed).flatMap((departed) => perZone('departure', departed, zoned, { stayedSeconds: number(departed.stayedSeconds) ?? undefined })));
 		}
 		if (kinds.has('stay')) {
 			for (const overstay of list(tracking.overstays)) {
@@ -82,7 +84,9 @@ export function eventsOfLook(output: IDataObject, kinds: ReadonlySet<EventKind>)
  * A look worked out again after a crash before n8n saved its state gets the same ids.
  */
 export function eventId(stateId: string, lookNumber: number, event: LookEvent): string {
-	return [stateId, lookNumber, event.kind, event.label ?? '', event.zone ?? '', event.trackId ?? ''].join(':');
+	// a label or zone with a colon in it keeps the parts apart: % and : written as %25 and %3A
+	const part = (value: string | null) => (value ?? '').replace(/%/g, '%25').replace(/:/g, '%3A');
+	return [stateId, lookNumber, event.kind, part(event.label), part(event.zone), event.trackId ?? ''].join(':');
 }
 
 /**

@@ -54,7 +54,6 @@ function readCameraUrl(trigger: ITriggerFunctions): string {
 	if (url.username || url.password) {
 		throw refuse(trigger, 'Camera Snapshot URL has a login in it', 'remove the user name and password from the address and put them in a camera credential (Camera Login), where they are stored encrypted');
 	}
-	if (/[<>{}]|\bexample\b/i.test(url.hostname)) throw refuse(trigger, 'Camera Snapshot URL is still the placeholder', fix);
 	return text;
 }
 
@@ -81,6 +80,9 @@ export function readTriggerSettings(trigger: ITriggerFunctions): TriggerSettings
 	const every = readNumber(trigger, trigger.getNodeParameter('lookEvery', 5), 'Look Every', LOOK_EVERY_BOUNDS, true);
 	const optional = (name: string, label: string, fallback: number, bounds: { min: number; max: number }, integer = false) =>
 		options[name] === undefined ? fallback : readNumber(trigger, options[name], label, bounds, integer);
+	const frozenAfterLooks = optional('frozenAfterLooks', 'Frozen Picture After Looks', DEFAULT_FROZEN_AFTER_LOOKS, FROZEN_AFTER_LOOKS_BOUNDS, true);
+	// one look is always the same as itself: 1 would call every picture frozen
+	if (frozenAfterLooks === 1) throw refuse(trigger, 'Frozen Picture After Looks is 1', 'enter 0 (never) or 2 or more');
 	return {
 		cameraUrl,
 		usesCredential: trigger.getNodeParameter('authentication', 'none') === 'cameraApi',
@@ -88,7 +90,7 @@ export function readTriggerSettings(trigger: ITriggerFunctions): TriggerSettings
 		unit,
 		events: readEvents(trigger, options),
 		cameraTimeoutMs: optional('cameraTimeout', 'Camera Timeout', DEFAULT_CAMERA_TIMEOUT_SECONDS, CAMERA_TIMEOUT_BOUNDS) * 1000,
-		frozenAfterLooks: optional('frozenAfterLooks', 'Frozen Picture After Looks', DEFAULT_FROZEN_AFTER_LOOKS, FROZEN_AFTER_LOOKS_BOUNDS, true),
+		frozenAfterLooks,
 		ignoreSslIssues: options.ignoreSslIssues === true,
 		reportProblemsAfterMs: optional('reportCameraProblemsAfter', 'Report Camera Problems After', 0, PROBLEM_MINUTES_BOUNDS) * 60_000,
 	};

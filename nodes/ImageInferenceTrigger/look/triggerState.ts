@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { StoredTrack, TrackingState } from '../../ImageInference/pipeline/tracking';
+import { DEFAULT_MIN_OVERLAP, overlap } from '../../ImageInference/pipeline/tracking';
 import type { ProblemKind } from '../camera/snapshot';
 import { TRIGGER_WATCH_KEY } from './detectContext';
 
@@ -16,6 +18,8 @@ export interface TriggerState {
 	looks: number;
 	/** The camera problem announced (Camera Problem emitted), until its Camera Back. */
 	problem?: { kind: ProblemKind; since: string };
+	/** Which camera the kept looks are of (a hash of Camera Snapshot URL): another camera starts afresh. */
+	camera?: string;
 }
 
 const STATE_FIELD = 'trigger';
@@ -26,14 +30,21 @@ export const newStateId = (): string =>
 
 function isState(value: unknown): value is TriggerState {
 	if (typeof value !== 'object' || value === null) return false;
-	const { id, looks } = value as IDataObject;
-	return typeof id === 'string' && id !== '' && typeof looks === 'number' && Number.isInteger(looks) && looks >= 0;
+	const { id, looks, camera } = value as IDataObject;
+	return typeof id === 'string' && id !== '' && typeof looks === 'number' && Number.isInteger(looks) && looks >= 0 && (camera === undefined || typeof camera === 'string');
+}
+
+function isProblem(value: unknown): value is NonNullable<TriggerState['problem']> {
+	if (typeof value !== 'object' || value === null) return false;
+	const { kind, since } = value as IDataObject;
+	return typeof kind === 'string' && typeof since === 'string';
 }
 
 /** The kept state, or a new one when there is none (a first activation, or static data lost or damaged). */
 export function readTriggerState(staticData: IDataObject): TriggerState {
 	const kept = staticData[STATE_FIELD];
-	if (isState(kept)) return kept;
+	// a damaged problem is no announced problem: no Camera Back follows it
+	if (isState(kept)) return isProblem(kept.problem) || kept.problem === undefined ? kept : { ...kept, problem: undefined };
 	const state: TriggerState = { id: newStateId(), looks: 0 };
 	writeTriggerState(staticData, state);
 	return state;
@@ -45,8 +56,8 @@ export function readTriggerState(staticData: IDataObject): TriggerState {
  * (n8n-workflow's observable-object.js: its `set` trap marks the change but does not wrap the value).
  */
 export function writeTriggerState(staticData: IDataObject, state: TriggerState): void {
-	const { id, looks, problem } = state;
-	staticData[STATE_FIELD] = { id, looks, ...(problem ? { problem: { ...problem } } : {}) };
+	const { id, looks, problem, camera } = state;
+	staticData[STATE_FIELD] = { id, looks, ...(problem ? { problem: { ...problem } } : {}), ...(camera ? { camera } : {}) };
 }
 
 /**
@@ -59,4 +70,53 @@ export function comparedLook(staticData: IDataObject): string {
 	const looks = staticData.looks as IDataObject | undefined;
 	const look = (looks?.[TRIGGER_WATCH_KEY] ?? {}) as IDataObject;
 	return JSON.stringify([look.zones ?? look.counts ?? null, look.settings ?? null]);
+}
+
+/** The tracks of Detect's look under the trigger's Watch Key, by id: their boxes as they stand. */
+export function trackBoxes(staticData: IDataObject): Map<number, StoredTrack['box']> {
+	const looks = staticData.looks as IDataObject | undefined;
+	const tracking = (looks?.[TRIGGER_WATCH_KEY] as { tracking?: TrackingState } | undefined)?.tracking;
+	// copies: the tracker moves a track's box on in place
+	return new Map((tracking?.tracks ?? []).map((track) => [track.id, [...track.box] as StoredTrack['box']]));
+}
+
+/**
+ * Whether a track has moved so far from its box as last saved that, after a restart, the tracker
+ * would not take it for the same object (their overlap under Track Min Overlap): it would be
+ * announced again as an arrival. Such a look is saved like a change.
+ */
+export function tracksMovedAway(staticData: IDataObject, saved: ReadonlyMap<number, StoredTrack['box']>): boolean {
+	const looks = staticData.looks as IDataObject | undefined;
+	const tracking = (looks?.[TRIGGER_WATCH_KEY] as { tracking?: TrackingState } | undefined)?.tracking;
+	const minOverlap = tracking?.matching?.minOverlap ?? DEFAULT_MIN_OVERLAP;
+	return (tracking?.tracks ?? []).some((track) => {
+		const before = saved.get(track.id);
+		return before !== undefined && overlap(before, track.box) < minOverlap;
+	});
+}
+
+/** A hash of the camera's address (FNV-1a), so that static data does not hold the address itself. */
+export function cameraOf(url: string): string {
+	let hash = 0x811c9dc5;
+	for (const character of url) {
+		hash ^= character.codePointAt(0)!;
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return hash.toString(16);
+}
+
+/**
+ * The looks kept are of this camera, or forgotten: a new Camera Snapshot URL is another place, so
+ * its first look is a baseline, not a change from the old camera's. The state's id, its count and
+ * an announced problem stay.
+ */
+export function keepLooksOf(staticData: IDataObject, url: string): void {
+	const state = readTriggerState(staticData);
+	const camera = cameraOf(url);
+	if (state.camera === camera) return;
+	if (state.camera !== undefined) {
+		delete staticData.looks;
+		delete staticData.forgottenTracks;
+	}
+	writeTriggerState(staticData, { ...state, camera });
 }
