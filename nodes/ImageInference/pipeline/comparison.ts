@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readChoice, readOptionalBoolean, readOptionalNumber, truncate } from '../parameters/readers';
+import { fnv1a } from './hash';
 import { isStoredTime, isoTime } from './isoTime';
 import { jsonLength } from './jsonLength';
 import { countOneMore, hasOwnField, isRecord, ownField, setOwnField } from './records';
@@ -657,11 +658,6 @@ export function settingsFingerprint(confidence: number | null, detectionOptions:
 
 /** A short fingerprint of a value's JSON (FNV-1a, 32 bits): enough to tell settings apart, small to keep. */
 export function fingerprint(value: unknown): string {
-	let hash = 0x811c9dc5;
-	for (const char of JSON.stringify(value) ?? '') {
-		hash ^= char.codePointAt(0)!;
-		hash = Math.imul(hash, 0x01000193) >>> 0;
-	}
-	return hash.toString(16).padStart(8, '0');
+	return fnv1a(JSON.stringify(value) ?? '').toString(16).padStart(8, '0');
 }
 

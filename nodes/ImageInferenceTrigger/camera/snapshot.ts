@@ -1,6 +1,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { sniffImageType } from '../../ImageInference/input/imageType';
+import { fnv1a } from '../../ImageInference/pipeline/hash';
 import { causeChain } from '../../ImageInference/transport/errors';
 import { digestAuthorization, newCnonce, parseDigestChallenge } from './digest';
 
@@ -192,10 +193,5 @@ export async function fetchSnapshot(httpRequest: HttpRequest, request: SnapshotR
 
 /** A cheap fingerprint of a picture's bytes (FNV-1a over them, with their length), to tell a frozen camera. */
 export function pictureFingerprint(bytes: Uint8Array): string {
-	let hash = 0x811c9dc5;
-	for (let index = 0; index < bytes.length; index++) {
-		hash ^= bytes[index];
-		hash = Math.imul(hash, 0x01000193) >>> 0;
-	}
-	return `${bytes.length}:${hash.toString(16)}`;
+	return `${bytes.length}:${fnv1a(bytes).toString(16)}`;
 }

@@ -1,5 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { fnv1a } from '../../ImageInference/pipeline/hash';
+import { isRecord } from '../../ImageInference/pipeline/records';
+
 /** The events a user can start the workflow on. */
 export const EVENT_KINDS = ['arrival', 'departure', 'stay', 'change', 'look'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -21,13 +24,14 @@ export interface LookEvent {
 	stayedSeconds?: number;
 }
 
-const isRecord = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
-const list = (value: unknown): IDataObject[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+type Fields = Record<string, unknown>;
+
+const list = (value: unknown): Fields[] => (Array.isArray(value) ? value.filter(isRecord) : []);
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const number = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
 /** One event per zone the object is in; without zones, one for the image. With zones, an object in none of them is no event, as it is none without tracking. */
-function perZone(kind: EventKind, summary: IDataObject, zoned: boolean, extra: Partial<LookEvent> = {}): LookEvent[] {
+function perZone(kind: EventKind, summary: Fields, zoned: boolean, extra: Partial<LookEvent> = {}): LookEvent[] {
 	const zones = Array.isArray(summary.zones) ? summary.zones.filter((zone): zone is string => typeof zone === 'string') : [];
 	const base = { kind, label: text(summary.label), trackId: number(summary.trackId), ...extra };
 	if (zones.length === 0) return zoned ? [] : [{ ...base, zone: null }];
@@ -35,7 +39,7 @@ function perZone(kind: EventKind, summary: IDataObject, zoned: boolean, extra: P
 }
 
 /** Arrivals and departures of a compared look without tracking: per zone when zones are set, else per label of the image. */
-function countChanges(comparison: IDataObject, kinds: ReadonlySet<EventKind>): LookEvent[] {
+function countChanges(comparison: Fields, kinds: ReadonlySet<EventKind>): LookEvent[] {
 	const events: LookEvent[] = [];
 	const zones = isRecord(comparison.zones) ? Object.entries(comparison.zones) : [];
 	const scopes: Array<[string | null, unknown]> = zones.length ? zones.map(([zone, change]) => [zone, isRecord(change) ? change.changeByLabel : undefined]) : [[null, comparison.changeByLabel]];
@@ -96,10 +100,5 @@ export function eventId(stateId: string, lookNumber: number, event: LookEvent): 
  * dropped, not another event that comes to the same number after a crash.
  */
 export function deduplicationKey(stateId: string, lookNumber: number, ids: readonly string[]): string {
-	let hash = 0x811c9dc5;
-	for (const character of ids.join('\n')) {
-		hash ^= character.codePointAt(0)!;
-		hash = Math.imul(hash, 0x01000193) >>> 0;
-	}
-	return `image-inference-trigger:${stateId}:${lookNumber}:${hash.toString(16)}`;
+return `image-inference-trigger:${stateId}:${lookNumber}:${fnv1a(ids.join('\n')).toString(16)}`;
 }

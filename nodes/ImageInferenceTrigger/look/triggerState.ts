@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { fnv1a } from '../../ImageInference/pipeline/hash';
 import type { StoredTrack, TrackingState } from '../../ImageInference/pipeline/tracking';
 import { DEFAULT_MIN_OVERLAP, overlap } from '../../ImageInference/pipeline/tracking';
 import type { ProblemKind } from '../camera/snapshot';
@@ -60,6 +61,12 @@ export function writeTriggerState(staticData: IDataObject, state: TriggerState):
 	staticData[STATE_FIELD] = { id, looks, ...(problem ? { problem: { ...problem } } : {}), ...(camera ? { camera } : {}) };
 }
 
+/** Detect's look kept under the trigger's Watch Key, or nothing of it. */
+function keptLook(staticData: IDataObject): IDataObject & { tracking?: TrackingState } {
+	const looks = staticData.looks as IDataObject | undefined;
+	return (looks?.[TRIGGER_WATCH_KEY] ?? {}) as IDataObject & { tracking?: TrackingState };
+}
+
 /**
  * What the next look's events are worked out against, from Detect's look kept under the trigger's
  * Watch Key: the counts as last reported (per zone when zones are set: events are per zone then,
@@ -67,15 +74,13 @@ export function writeTriggerState(staticData: IDataObject, state: TriggerState):
  * time, and tracks that only moved, are left out: losing them to a restart loses no event.
  */
 export function comparedLook(staticData: IDataObject): string {
-	const looks = staticData.looks as IDataObject | undefined;
-	const look = (looks?.[TRIGGER_WATCH_KEY] ?? {}) as IDataObject;
+	const look = keptLook(staticData);
 	return JSON.stringify([look.zones ?? look.counts ?? null, look.settings ?? null]);
 }
 
 /** The tracks of Detect's look under the trigger's Watch Key, by id: their boxes as they stand. */
 export function trackBoxes(staticData: IDataObject): Map<number, StoredTrack['box']> {
-	const looks = staticData.looks as IDataObject | undefined;
-	const tracking = (looks?.[TRIGGER_WATCH_KEY] as { tracking?: TrackingState } | undefined)?.tracking;
+	const { tracking } = keptLook(staticData);
 	// copies: the tracker moves a track's box on in place
 	return new Map((tracking?.tracks ?? []).map((track) => [track.id, [...track.box] as StoredTrack['box']]));
 }
@@ -86,8 +91,7 @@ export function trackBoxes(staticData: IDataObject): Map<number, StoredTrack['bo
  * announced again as an arrival. Such a look is saved like a change.
  */
 export function tracksMovedAway(staticData: IDataObject, saved: ReadonlyMap<number, StoredTrack['box']>): boolean {
-	const looks = staticData.looks as IDataObject | undefined;
-	const tracking = (looks?.[TRIGGER_WATCH_KEY] as { tracking?: TrackingState } | undefined)?.tracking;
+	const { tracking } = keptLook(staticData);
 	const minOverlap = tracking?.matching?.minOverlap ?? DEFAULT_MIN_OVERLAP;
 	return (tracking?.tracks ?? []).some((track) => {
 		const before = saved.get(track.id);
@@ -97,12 +101,7 @@ export function tracksMovedAway(staticData: IDataObject, saved: ReadonlyMap<numb
 
 /** A hash of the camera's address (FNV-1a), so that static data does not hold the address itself. */
 export function cameraOf(url: string): string {
-	let hash = 0x811c9dc5;
-	for (const character of url) {
-		hash ^= character.codePointAt(0)!;
-		hash = Math.imul(hash, 0x01000193) >>> 0;
-	}
-	return hash.toString(16);
+	return fnv1a(url).toString(16);
 }
 
 /**
