@@ -7,6 +7,7 @@ import { readRequestSettings } from '../ImageInference/parameters/requestSetting
 import { tickExpression } from './look/cadence';
 import { CameraWatch, eventItems, lookOnce } from './look/cameraWatch';
 import { detectContext } from './look/detectContext';
+import { sampleEventsOfLook } from './look/events';
 import { CAMERA_CREDENTIAL_TYPE, readCameraLogin, readTriggerSettings } from './look/settings';
 import { keepLooksOf, readTriggerState } from './look/triggerState';
 import { triggerProperties } from './trigger.description';
@@ -61,13 +62,19 @@ export class ImageInferenceTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node');
 
 		if (this.getMode() === 'manual') {
-			// Fetch Test Event: one look on a copy of the state; nothing is kept, as n8n's pollers keep nothing in manual mode
+			// Execute step in the editor: one look on a copy of the state; nothing is kept, as n8n's pollers keep nothing in manual mode
 			const manualTriggerFunction = async () => {
 				const copy = JSON.parse(JSON.stringify(staticData)) as IDataObject;
 				keepLooksOf(copy, settings.cameraUrl);
 				const state = readTriggerState(copy);
 				const result = await lookOnce(this, settings, copy, { looks: 0 });
-				const events = result.events.length ? result.events : [{ kind: 'look' as const, label: null, zone: null, trackId: null }];
+				const events = result.events.length ? result.events : sampleEventsOfLook(result.output.json, settings.events);
+				if (events.length === 0) {
+					throw new NodeOperationError(this.getNode(), 'Nothing in view to make a test event from', {
+						description:
+							'The camera gave a picture and the model looked at it, but no object your settings keep is in it. Put something in front of the camera, or lower the Confidence Threshold, and run it again; or pick Every Look in Start On as well to see looks with nothing in them.',
+					});
+				}
 				const items = await eventItems(this, events, result.output, { stateId: state.id, look: state.looks + 1, prefix: 'test:' }, new Date().toISOString());
 				this.emit([items]);
 			};

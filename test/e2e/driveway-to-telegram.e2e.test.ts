@@ -36,16 +36,15 @@ import type { FrameName } from '../watch/frames';
 import {
 	RestClient,
 	createN8nHome,
+	DRIVEWAY_TRIGGER,
+	drivewayAtStandIns,
 	e2eVersions,
 	imageInferenceCredential,
-	loadExample,
 	startTelegramBotApi,
-	useCredential,
 	type BotApiCall,
 	type N8nHome,
 	type N8nServer,
 	type TelegramBotApi,
-	type WorkflowJson,
 } from './lib';
 
 const RUNS: Array<Array<[number, FrameName]>> = [
@@ -79,7 +78,7 @@ const EXECUTIONS = [
 	{ look: 13, items: 0 },
 	{ look: 21, items: 1 },
 ];
-const TRIGGER = 'Image Inference Trigger';
+const TRIGGER = DRIVEWAY_TRIGGER;
 const SEND = 'Send the photo';
 const CAPTION = 'A red arrived in the driveway';
 
@@ -104,18 +103,6 @@ function frameOf(look: number, scene: FrameName): Buffer {
 	return bytes;
 }
 const framesOf = (script: Array<[number, FrameName]>) => script.map(([look, scene]) => frameOf(look, scene));
-
-/** The example with its camera, credentials and model pointed at the stand-ins, looking every second. */
-function pointedAtStandIns(example: WorkflowJson, o: { cameraUrl: string; credentialId: string; modelId: string; telegramCredentialId: string }): WorkflowJson {
-	const workflow = useCredential(JSON.parse(JSON.stringify(example)) as WorkflowJson, 'telegramApi', o.telegramCredentialId);
-	const trigger = workflow.nodes.find((node) => node.name === TRIGGER)!;
-	trigger.parameters.cameraUrl = o.cameraUrl;
-	(trigger.parameters.modelId as { value: string }).value = o.modelId;
-	// the only change beyond where things are: a look a second instead of every 5, to keep the test short
-	trigger.parameters.lookEvery = 1;
-	trigger.credentials = { imageInferenceApi: { id: o.credentialId, name: `Image Inference ${o.credentialId}` } };
-	return workflow;
-}
 
 /** Waits until `done()`, saying `state()` when it does not come. */
 async function until(what: string, done: () => boolean, state: () => string, timeoutMs = 60_000): Promise<void> {
@@ -142,9 +129,8 @@ describe.each(e2eVersions())('examples/driveway-to-telegram.json activated in re
 			imageInferenceCredential('credDriveway0001', { baseUrl: server.url, apiKey: server.apiKey }),
 			{ id: 'credDrivewayTg01', name: 'Telegram stand-in', type: 'telegramApi', data: { accessToken: telegram.token, baseUrl: telegram.url } },
 		]);
-		const example = loadExample('driveway-to-telegram.json');
 		[workflowId] = await home.importWorkflows(
-			pointedAtStandIns(example, { cameraUrl: camera.url, credentialId: 'credDriveway0001', modelId: server.models.syntheticDetect, telegramCredentialId: 'credDrivewayTg01' }),
+			drivewayAtStandIns({ cameraUrl: camera.url, credentialId: 'credDriveway0001', modelId: server.models.syntheticDetect, telegramCredentialId: 'credDrivewayTg01' }),
 		);
 		if (home.install.major >= 2) await home.cli(['publish:workflow', `--id=${workflowId}`]);
 		else await home.cli(['update:workflow', `--id=${workflowId}`, '--active=true']);

@@ -156,14 +156,17 @@ describe('Image Inference Trigger: a camera watched, an execution only for the e
 		}
 	});
 
-	it('Fetch Test Event runs one look, shows it as a look event with a test id, and keeps nothing', async () => {
-		camera().script([CAR_IN]);
+	it('Execute step runs one look, shows what is in view as the event picked with a test id, and keeps nothing', async () => {
+		camera().script([CAR_IN, EMPTY]);
 		const saved = { trigger: { id: 'abc123abc123', looks: 4 } };
 		const run = await activateTrigger({ parameters: parameters(), credentials: credentials(), saved, mode: 'manual' });
 		const items = await run.manual();
 		expect(items).toHaveLength(1);
-		expect(items[0].json.event).toMatchObject({ kind: 'look', id: 'test:abc123abc123:5:look:::' });
+		expect(items[0].json.event).toMatchObject({ kind: 'arrival', label: 'red', zone: 'driveway', count: 1, id: 'test:abc123abc123:5:arrival:red:driveway:' });
 		expect(items[0].json.countsByZone).toEqual({ driveway: { red: 1 } });
+		expect(run.saved).toEqual(saved);
+		// nothing in view: the run fails saying so, rather than hand the next node an event about nothing
+		await expect(run.manual()).rejects.toThrow('Nothing in view to make a test event from');
 		expect(run.saved).toEqual(saved);
 	});
 

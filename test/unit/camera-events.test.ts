@@ -1,4 +1,4 @@
-import { deduplicationKey, eventId, eventsOfLook } from '../../nodes/ImageInferenceTrigger/look/events';
+import { deduplicationKey, eventId, eventsOfLook, sampleEventsOfLook } from '../../nodes/ImageInferenceTrigger/look/events';
 import type { EventKind } from '../../nodes/ImageInferenceTrigger/look/events';
 import { intervalMs, isDue, tickExpression, waitAfter } from '../../nodes/ImageInferenceTrigger/look/cadence';
 
@@ -119,5 +119,35 @@ describe('Events with zones and tracking, and ids with colons', () => {
 		expect(eventId('abc', 1, { kind: 'arrival', label: 'a:b', zone: null, trackId: null })).toBe('abc:1:arrival:a%3Ab::');
 		expect(eventId('abc', 1, { kind: 'arrival', label: 'a', zone: 'b:', trackId: null })).toBe('abc:1:arrival:a:b%3A:');
 		expect(eventId('abc', 1, { kind: 'arrival', label: '50%', zone: '%3A', trackId: 2 })).toBe('abc:1:arrival:50%25:%253A:2');
+	});
+});
+
+describe('A test run’s events when the look has none of the kinds picked', () => {
+	const inView = { countsByLabel: { car: 2, person: 1, ghost: 0, odd: 'x' } };
+	it('one event of the first kind picked per label in view, with how many; per zone with zones', () => {
+		expect(sampleEventsOfLook(inView, only('look', 'departure', 'arrival'))).toEqual([
+			{ kind: 'arrival', label: 'car', zone: null, trackId: null, count: 2 },
+			{ kind: 'arrival', label: 'person', zone: null, trackId: null, count: 1 },
+		]);
+		expect(sampleEventsOfLook(inView, only('stay', 'departure'))).toEqual([
+			{ kind: 'departure', label: 'car', zone: null, trackId: null, count: 2 },
+			{ kind: 'departure', label: 'person', zone: null, trackId: null, count: 1 },
+		]);
+		const zoned = { countsByLabel: { car: 3 }, countsByZone: { driveway: { car: 1 }, street: { car: 2, bus: 0 }, broken: 'x' } };
+		expect(sampleEventsOfLook(zoned, only('stay'))).toEqual([
+			{ kind: 'stay', label: 'car', zone: 'driveway', trackId: null, count: 1 },
+			{ kind: 'stay', label: 'car', zone: 'street', trackId: null, count: 2 },
+		]);
+	});
+
+	it('Any Change and Every Look: one event, whatever is in view', () => {
+		expect(sampleEventsOfLook({}, only('change', 'look'))).toEqual([{ kind: 'change', label: null, zone: null, trackId: null }]);
+		expect(sampleEventsOfLook({}, only('look'))).toEqual([none]);
+	});
+
+	it('nothing in view, or nothing picked: no event', () => {
+		expect(sampleEventsOfLook({ countsByLabel: {} }, only('arrival'))).toEqual([]);
+		expect(sampleEventsOfLook({ countsByZone: { driveway: {} }, countsByLabel: { car: 1 } }, only('arrival'))).toEqual([]);
+		expect(sampleEventsOfLook(inView, only())).toEqual([]);
 	});
 });

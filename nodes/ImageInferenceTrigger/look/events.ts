@@ -84,6 +84,27 @@ export function eventsOfLook(output: IDataObject, kinds: ReadonlySet<EventKind>)
 }
 
 /**
+ * What a test run shows when its look has none of the events picked: an event of the first kind
+ * picked for each label in view (per zone, with zones), as a real one would come, so the nodes
+ * after the trigger get what they will work with. None for an arrival, departure or stay when
+ * nothing is in view.
+ */
+export function sampleEventsOfLook(output: IDataObject, kinds: ReadonlySet<EventKind>): LookEvent[] {
+	const kind = EVENT_KINDS.find((candidate) => kinds.has(candidate));
+	if (kind === undefined) return [];
+	if (kind === 'change' || kind === 'look') return [{ kind, label: null, zone: null, trackId: null }];
+	const scopes: Array<[string | null, unknown]> = isRecord(output.countsByZone) ? Object.entries(output.countsByZone) : [[null, output.countsByLabel]];
+	const events: LookEvent[] = [];
+	for (const [zone, counts] of scopes) {
+		if (!isRecord(counts)) continue;
+		for (const [label, count] of Object.entries(counts)) {
+			if (typeof count === 'number' && count > 0) events.push({ kind, label, zone, trackId: null, count });
+		}
+	}
+	return events;
+}
+
+/**
  * An event's id: the trigger's state id, the number of the look that announced it, and what it is.
  * A look worked out again after a crash before n8n saved its state gets the same ids.
  */

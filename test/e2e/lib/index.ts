@@ -11,6 +11,7 @@
  *   run-data  nodeItems(), nodeRuns(), nodeError(), executedNodes(), readBinary()
  *   examples  loadExample(), useCredentialAndModels(), feedTriggerWithFile(), swapNodeForFile(), asSavedAtVersion1()
  *   camera-example  activateCameraExample() (a camera example activated against a stand-in camera)
+ *   driveway-example  drivewayAtStandIns() (examples/driveway-to-telegram.json pointed at stand-ins), DRIVEWAY_TRIGGER
  *   scripted-openai  startScriptedOpenAi() (an OpenAI-compatible chat endpoint answering from a script), toolMessages()
  *   smtp      startSmtpCapture() (a real SMTP server on 127.0.0.1 keeping what it receives), smtpCredential()
  *   messengers  startMessengerCapture() (Telegram sendPhoto and a Discord webhook on 127.0.0.1, recording the multipart requests)
@@ -27,6 +28,7 @@ export * from './workflow';
 export * from './run-data';
 export * from './examples';
 export * from './camera-example';
+export * from './driveway-example';
 export * from './scripted-openai';
 export * from './smtp';
 export * from './messengers';
