@@ -65,7 +65,7 @@ export class ImageInferenceTrigger implements INodeType {
 			// Execute step in the editor: one look on a copy of the state; nothing is kept, as n8n's pollers keep nothing in manual mode
 			const manualTriggerFunction = async () => {
 				const copy = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-				keepLooksOf(copy, settings.cameraUrl);
+				keepLooksOf(copy, settings);
 				const state = readTriggerState(copy);
 				const result = await lookOnce(this, settings, copy, { looks: 0 });
 				const events = result.events.length ? result.events : sampleEventsOfLook(result.output.json, settings.events);
@@ -82,7 +82,7 @@ export class ImageInferenceTrigger implements INodeType {
 		}
 
 		// made now, so n8n saves it with the activation: every later event id starts with it
-		keepLooksOf(staticData, settings.cameraUrl);
+		keepLooksOf(staticData, settings);
 		const watch = new CameraWatch(this, settings, staticData);
 		this.helpers.registerCron({ expression: tickExpression(settings.unit) }, async () => await watch.tick());
 		return { closeFunction: async () => watch.stop() };

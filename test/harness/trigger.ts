@@ -46,6 +46,8 @@ export interface TriggerOptions {
 	mode?: 'trigger' | 'manual';
 	/** Keep every request sent in `sent`, and each emission's items and saved state (default true; the benchmark keeps only the emissions' count, as n8n keeps nothing of them in the trigger's process). */
 	recordRequests?: boolean;
+	/** Asked at each file the trigger stores: true makes n8n's binary data store fail (a full disk, S3 down). */
+	binaryStoreFails?: () => boolean;
 }
 
 const nodeType = new ImageInferenceTrigger();
@@ -127,12 +129,15 @@ export async function activateTrigger(options: TriggerOptions): Promise<TriggerR
 					throw new NodeApiError(node, error as never);
 				}
 			},
-			prepareBinaryData: async (bytes: Buffer, fileName?: string, mimeType?: string) => ({
-				data: bytes.toString('base64'),
-				mimeType: mimeType ?? 'application/octet-stream',
-				...(fileName ? { fileName } : {}),
-				bytes: bytes.length,
-			}),
+			prepareBinaryData: async (bytes: Buffer, fileName?: string, mimeType?: string) => {
+				if (options.binaryStoreFails?.() === true) throw new Error('binary data store: no space left on device');
+				return {
+					data: bytes.toString('base64'),
+					mimeType: mimeType ?? 'application/octet-stream',
+					...(fileName ? { fileName } : {}),
+					bytes: bytes.length,
+				};
+			},
 			binaryToBuffer: async (body: Buffer) => body,
 			registerCron: (rule: { expression: string }, tick: () => unknown) => {
 				cron = rule.expression;

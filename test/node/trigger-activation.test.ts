@@ -43,7 +43,7 @@ describe('Image Inference Trigger: a setting it cannot run with refuses the acti
 		const run = await activateTrigger({ parameters: parameters({}, { trackObjects: true }), credentials: credentials() });
 		expect(run.cron).toBe('* * * * * *');
 		expect(run.sent).toHaveLength(0);
-		expect(run.saved.trigger).toEqual({ id: expect.stringMatching(/^[0-9a-f]{12}$/), looks: 0, camera: expect.stringMatching(/^[0-9a-f]{1,8}$/) });
+		expect(run.saved.trigger).toEqual({ id: expect.stringMatching(/^[0-9a-f]{12}$/), looks: 0, looksOf: expect.stringMatching(/^[0-9a-f]{1,8}$/) });
 		expect(JSON.stringify(run.saved)).not.toContain('127.0.0.1');
 	});
 

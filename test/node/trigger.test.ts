@@ -236,3 +236,58 @@ describe('Image Inference Trigger: a new camera, and a look with several events'
 		expect(items[1].binary).not.toBe(items[0].binary);
 	});
 });
+
+describe('Image Inference Trigger across edits, damage and a failing binary data store', () => {
+	const { credentials, camera, parameters, activate } = useWatchedDriveway({ lookEvery: 5 });
+	const kindsOf = (run: TriggerRun) => eventsOf(run).flat().map(({ kind, label, zone }) => `${kind} ${label} ${zone}`);
+
+	it('an arrival whose execution cannot be made (the binary data store fails) is not lost: the next look announces it, once', async () => {
+		camera().script([EMPTY, CAR_IN, CAR_IN, CAR_IN]);
+		let failing = false;
+		const run = await activateTrigger({ parameters: parameters(), credentials: credentials(), binaryStoreFails: () => failing });
+		await run.tick(T0);
+		failing = true;
+		await run.tick(T0 + 5 * SECOND);
+		failing = false;
+		expect(run.logged).toEqual([expect.stringContaining('binary data store: no space left on device')]);
+		expect(kindsOf(run)).toEqual([]);
+		await run.tick(T0 + 10 * SECOND);
+		await run.tick(T0 + 15 * SECOND);
+		expect(kindsOf(run)).toEqual(['arrival red driveway']);
+		// and across a restart from what n8n saved: not again
+		await run.close();
+		const again = await activate({}, {}, run.saved);
+		await again.tick(T0 + 60 * SECOND);
+		expect(kindsOf(again)).toEqual([]);
+	});
+
+	it('Track Objects Across Looks turned off and on again between runs: a car is announced once, by whichever is on when it comes', async () => {
+		const events = { events: ['arrival', 'departure'] };
+		const runs: TriggerRun[] = [];
+		const runWith = async (tracking: boolean, frames: Buffer[], at: number) => {
+			camera().script(frames);
+			const run = await activate(events, { trackObjects: tracking }, runs.at(-1)?.saved);
+			for (let look = 0; look < frames.length; look++) await run.tick(at + look * 5 * SECOND);
+			await run.close();
+			runs.push(run);
+			return kindsOf(run);
+		};
+		expect(await runWith(true, [EMPTY, EMPTY], T0)).toEqual([]);
+		expect(await runWith(false, [CAR_IN, CAR_IN], T0 + 60 * SECOND)).toEqual([]);
+		expect(await runWith(true, [CAR_IN, CAR_IN, EMPTY, EMPTY, EMPTY], T0 + 120 * SECOND)).toEqual([expect.stringMatching(/^departure red driveway$/)]);
+		expect(await runWith(false, [EMPTY, CAR_IN, CAR_IN], T0 + 240 * SECOND)).toEqual(['arrival red driveway']);
+		expect(await runWith(true, [CAR_IN, CAR_IN, CAR_IN], T0 + 360 * SECOND)).toEqual([]);
+		// each switch is a first look, saved with an execution with no item
+		expect(runs.map((run) => run.emissions.filter(({ items }) => items.length === 0).length > 0)).toEqual([true, true, true, true, true]);
+	});
+
+	it('tracks in static data that cannot be read: the trigger activates and looks without an error', async () => {
+		camera().script([CAR_IN, EMPTY, CAR_IN]);
+		for (const tracking of [{ tracks: 'abc' }, { tracks: [null] }, { tracks: [{ id: 1, box: null }] }]) {
+			const run = await activate({}, { trackObjects: true }, { looks: { camera: { counts: {}, tracking } } });
+			await run.tick(T0);
+			expect(run.logged).toEqual([]);
+			await run.close();
+		}
+	});
+});

@@ -1,7 +1,7 @@
 import { ObservableObject } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { cameraOf, keepLooksOf, newStateId, readTriggerState, writeTriggerState } from '../../nodes/ImageInferenceTrigger/look/triggerState';
+import { keepLooksOf, looksOf, newStateId, readTriggerState, trackBoxes, tracksMovedAway, writeTriggerState } from '../../nodes/ImageInferenceTrigger/look/triggerState';
 
 describe('The trigger’s state in static data', () => {
 	it('is kept as it was saved', () => {
@@ -50,25 +50,52 @@ describe('The trigger’s state in static data', () => {
 	});
 });
 
-describe('The state across a change of camera, and damaged', () => {
-	it('a problem that is not one is no announced problem', () => {
+describe('The state across a change of camera or of tracking, and damaged', () => {
+	const A = { cameraUrl: 'http://cam/a.jpg', tracking: false };
+	it('a problem that is not one is no announced problem; a count past 2^53, an id not the trigger’s or a looksOf not a hash is no state', () => {
 		expect(readTriggerState({ trigger: { id: 'abc', looks: 2, problem: 'down' } })).toEqual({ id: 'abc', looks: 2, problem: undefined });
 		expect(readTriggerState({ trigger: { id: 'abc', looks: 2, problem: { kind: 'login' } } })).toEqual({ id: 'abc', looks: 2, problem: undefined });
-		expect(readTriggerState({ trigger: { id: 'abc', looks: 2, camera: 7 } })).toMatchObject({ looks: 0 });
+		expect(readTriggerState({ trigger: { id: 'abc', looks: 2, looksOf: 7 } })).toMatchObject({ looks: 0 });
+		expect(readTriggerState({ trigger: { id: 'abc', looks: 2 ** 53 - 2 } })).toMatchObject({ id: 'abc', looks: 2 ** 53 - 2 });
+		expect(readTriggerState({ trigger: { id: 'abc', looks: 2 ** 53 - 1 } })).toMatchObject({ looks: 0 });
+		expect(readTriggerState({ trigger: { id: 'abc', looks: 2 ** 53 } })).toMatchObject({ looks: 0 });
+		expect(readTriggerState({ trigger: { id: 'a'.repeat(64), looks: 2 } })).toMatchObject({ id: 'a'.repeat(64), looks: 2 });
+		expect(readTriggerState({ trigger: { id: 'a'.repeat(65), looks: 2 } })).toMatchObject({ looks: 0 });
 	});
 
-	it('another camera forgets the looks and keeps the state; the same camera keeps both; the address itself is not kept', () => {
+	it('another camera, or tracking turned on or off, forgets the looks and keeps the state; the same keeps both; the address itself is not kept', () => {
 		const looks = { camera: { counts: { car: 1 } } };
 		const first: IDataObject = { looks, forgottenTracks: {}, trigger: { id: 'abc', looks: 3 } };
-		keepLooksOf(first, 'http://cam/a.jpg');
-		// a state from before cameras were kept: its looks are taken as this camera's
-		expect(first).toEqual({ looks, forgottenTracks: {}, trigger: { id: 'abc', looks: 3, camera: cameraOf('http://cam/a.jpg') } });
-		keepLooksOf(first, 'http://cam/a.jpg');
+		keepLooksOf(first, A);
+		// a state that does not say what its looks are of: they are taken as this camera's
+		expect(first).toEqual({ looks, forgottenTracks: {}, trigger: { id: 'abc', looks: 3, looksOf: looksOf(A) } });
+		keepLooksOf(first, { ...A });
 		expect(first.looks).toBe(looks);
-		keepLooksOf(first, 'http://cam/b.jpg');
-		expect(first).toEqual({ trigger: { id: 'abc', looks: 3, camera: cameraOf('http://cam/b.jpg') } });
+		keepLooksOf(first, { ...A, tracking: true });
+		expect(first).toEqual({ trigger: { id: 'abc', looks: 3, looksOf: looksOf({ ...A, tracking: true }) } });
+		first.looks = looks;
+		keepLooksOf(first, { ...A, cameraUrl: 'http://cam/b.jpg', tracking: true });
+		expect(first).toEqual({ trigger: { id: 'abc', looks: 3, looksOf: looksOf({ cameraUrl: 'http://cam/b.jpg', tracking: true }) } });
 		expect(JSON.stringify(first)).not.toContain('cam/');
-		expect(cameraOf('')).toBe('811c9dc5');
-		expect(cameraOf('a')).toBe('e40c292c');
+		const hashes = [A, { ...A, tracking: true }, { ...A, cameraUrl: 'http://cam/b.jpg' }].map(looksOf);
+		expect(new Set(hashes).size).toBe(3);
+		for (const hash of hashes) expect(hash).toMatch(/^[0-9a-f]{1,8}$/);
+	});
+
+	it('tracks that cannot be read are no tracks: the trigger activates and looks, and Detect starts its look afresh', () => {
+		const saved = (tracking: unknown): IDataObject => ({ looks: { camera: { counts: {}, tracking } } as IDataObject });
+		const box = [0.1, 0.1, 0.2, 0.2];
+		for (const tracking of ['x', null, 5, { tracks: 'abc' }, { tracks: [null, 'x', { id: 1, box: null }, { id: 'one', box }, { id: 2, box: [1, 2, 3] }, { id: 3, box: [1, 2, 3, 'x'] }, { id: 4, box: [1, 2, 3, Infinity] }] }]) {
+			expect(trackBoxes(saved(tracking))).toEqual(new Map());
+			expect(tracksMovedAway(saved(tracking), new Map([[1, [0.5, 0.5, 0.6, 0.6]]]))).toBe(false);
+		}
+		for (const looks of ['x', [], { camera: 5 }, { camera: null }]) expect(trackBoxes({ looks } as IDataObject)).toEqual(new Map());
+		const readable = saved({ tracks: [null, { id: 7, box }], matching: 0.3 });
+		expect(trackBoxes(readable)).toEqual(new Map([[7, box]]));
+		// a matching that cannot be read: the default Track Min Overlap (0.3)
+		expect(tracksMovedAway(readable, new Map([[7, [0.1, 0.1, 0.2, 0.2]]]))).toBe(false);
+		expect(tracksMovedAway(readable, new Map([[7, [0.5, 0.5, 0.6, 0.6]]]))).toBe(true);
+		expect(tracksMovedAway(saved({ tracks: [{ id: 7, box }], matching: { minOverlap: 'x' } }), new Map([[7, [0.12, 0.1, 0.22, 0.2]]]))).toBe(false);
+		expect(tracksMovedAway(saved({ tracks: [{ id: 7, box }], matching: { minOverlap: 0.9 } }), new Map([[7, [0.12, 0.1, 0.22, 0.2]]]))).toBe(true);
 	});
 });

@@ -48,7 +48,7 @@ export interface Watch {
 	cooldownScope: CooldownScope;
 	/** How many looks in a row a count must stay lower than reported before the drop is reported. */
 	departureAfterLooks: number;
-	/** A fingerprint of what decides the counts (threshold, labels, zones, sizes): a look under other settings is not compared. */
+	/** A fingerprint of what decides the counts (the model, threshold, labels, zones, sizes): a look under other settings is not compared. */
 	settings?: string;
 	tracking?: TrackingSettings;
 }
@@ -531,7 +531,7 @@ function cooldownName(kind: ChangeKind, scope: CooldownScope, zone: string | nul
 
 function reasonFor(firstLook: boolean, comparing: boolean, changed: boolean, heldBack: HeldBackChange[]): string {
 	if (firstLook) return 'first look for this key: nothing to compare with yet';
-	if (!comparing) return 'the threshold, labels, zones or sizes changed since the last look: this look is the new baseline';
+	if (!comparing) return 'the model, threshold, labels, zones or sizes changed since the last look: this look is the new baseline';
 	if (heldBack.length === 0) return changed ? 'changed since the counts last reported' : 'no change since the counts last reported';
 	const why = [
 		...new Set(

@@ -1,4 +1,5 @@
 import type { IBinaryKeyData, IDataObject, INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { router } from '../../ImageInference/actions/router';
 import type { ProblemKind, Snapshot } from '../camera/snapshot';
@@ -106,6 +107,12 @@ export async function eventItems(
 	});
 }
 
+/** Puts the node's static data back as it was, key by key (n8n observes the object itself, which stays). */
+function restoreStaticData(staticData: IDataObject, was: IDataObject): void {
+	for (const key of Object.keys(staticData)) if (!(key in was)) delete staticData[key];
+	Object.assign(staticData, was);
+}
+
 /**
  * The active trigger's looks: started by its cron tick when due, one at a time, backing off while
  * the camera fails, and announcing a camera problem once and its end once.
@@ -153,6 +160,7 @@ export class CameraWatch {
 
 	private async look(startedAt: number): Promise<void> {
 		this.controller = new AbortController();
+		const before = JSON.stringify(this.staticData);
 		let result: LookResult | undefined;
 		let problem: CameraProblem | undefined;
 		try {
@@ -164,8 +172,16 @@ export class CameraWatch {
 		this.failures = problem ? this.failures + 1 : 0;
 		this.nextLookAt = startedAt + waitAfter(this.settings.intervalMs, this.failures);
 		const state = readTriggerState(this.staticData);
-		if (problem) await this.failed(problem, state, startedAt);
-		else if (result) await this.succeeded(result, state, startedAt);
+		try {
+			if (problem) await this.failed(problem, state, startedAt);
+			else if (result) await this.succeeded(result, state, startedAt);
+		} catch (error) {
+			// the look's execution could not be made (n8n's binary data store failing, say): Detect has
+			// already kept the look, which would make the next look find nothing new; it is undone, so
+			// the next look announces what this one saw
+			restoreStaticData(this.staticData, JSON.parse(before) as IDataObject);
+			throw new NodeOperationError(this.trigger.getNode(), error as Error);
+		}
 	}
 
 	private async succeeded(result: LookResult, state: TriggerState, now: number): Promise<void> {

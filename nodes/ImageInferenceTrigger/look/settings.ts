@@ -21,6 +21,8 @@ export interface TriggerSettings {
 	ignoreSslIssues: boolean;
 	/** 0: camera problems are only logged. */
 	reportProblemsAfterMs: number;
+	/** Track Objects Across Looks: the events come from the tracks, else from the counts. */
+	tracking: boolean;
 }
 
 /**
@@ -93,6 +95,7 @@ export function readTriggerSettings(trigger: ITriggerFunctions): TriggerSettings
 		frozenAfterLooks,
 		ignoreSslIssues: options.ignoreSslIssues === true,
 		reportProblemsAfterMs: optional('reportCameraProblemsAfter', 'Report Camera Problems After', 0, PROBLEM_MINUTES_BOUNDS) * 60_000,
+		tracking: options.trackObjects === true,
 	};
 }
 

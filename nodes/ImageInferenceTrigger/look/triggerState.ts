@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { fnv1a } from '../../ImageInference/pipeline/hash';
-import type { StoredTrack, TrackingState } from '../../ImageInference/pipeline/tracking';
+import { isRecord } from '../../ImageInference/pipeline/records';
+import type { StoredTrack } from '../../ImageInference/pipeline/tracking';
 import { DEFAULT_MIN_OVERLAP, overlap } from '../../ImageInference/pipeline/tracking';
 import type { ProblemKind } from '../camera/snapshot';
 import { TRIGGER_WATCH_KEY } from './detectContext';
@@ -19,8 +20,11 @@ export interface TriggerState {
 	looks: number;
 	/** The camera problem announced (Camera Problem emitted), until its Camera Back. */
 	problem?: { kind: ProblemKind; since: string };
-	/** Which camera the kept looks are of (a hash of Camera Snapshot URL): another camera starts afresh. */
-	camera?: string;
+	/**
+	 * What the kept looks are of (looksOf: a hash of Camera Snapshot URL and whether objects are
+	 * tracked): another camera, or events from the other source, start afresh.
+	 */
+	looksOf?: string;
 }
 
 const STATE_FIELD = 'trigger';
@@ -29,10 +33,15 @@ const STATE_FIELD = 'trigger';
 export const newStateId = (): string =>
 	Array.from({ length: 12 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
 
+/** Longer ids are not the trigger's own (newStateId): n8n's deduplication key must stay within its 255 characters. */
+const MAX_ID_LENGTH = 64;
+
 function isState(value: unknown): value is TriggerState {
 	if (typeof value !== 'object' || value === null) return false;
-	const { id, looks, camera } = value as IDataObject;
-	return typeof id === 'string' && id !== '' && typeof looks === 'number' && Number.isInteger(looks) && looks >= 0 && (camera === undefined || typeof camera === 'string');
+	const { id, looks, looksOf } = value as IDataObject;
+	// past 2^53 a look's number + 1 is the same number: two looks would share their event ids
+	const counted = typeof looks === 'number' && Number.isSafeInteger(looks + 1) && looks >= 0;
+	return typeof id === 'string' && id !== '' && id.length <= MAX_ID_LENGTH && counted && (looksOf === undefined || typeof looksOf === 'string');
 }
 
 function isProblem(value: unknown): value is NonNullable<TriggerState['problem']> {
@@ -57,14 +66,15 @@ export function readTriggerState(staticData: IDataObject): TriggerState {
  * (n8n-workflow's observable-object.js: its `set` trap marks the change but does not wrap the value).
  */
 export function writeTriggerState(staticData: IDataObject, state: TriggerState): void {
-	const { id, looks, problem, camera } = state;
-	staticData[STATE_FIELD] = { id, looks, ...(problem ? { problem: { ...problem } } : {}), ...(camera ? { camera } : {}) };
+	const { id, looks, problem, looksOf } = state;
+	staticData[STATE_FIELD] = { id, looks, ...(problem ? { problem: { ...problem } } : {}), ...(looksOf ? { looksOf } : {}) };
 }
 
 /** Detect's look kept under the trigger's Watch Key, or nothing of it. */
-function keptLook(staticData: IDataObject): IDataObject & { tracking?: TrackingState } {
-	const looks = staticData.looks as IDataObject | undefined;
-	return (looks?.[TRIGGER_WATCH_KEY] ?? {}) as IDataObject & { tracking?: TrackingState };
+function keptLook(staticData: IDataObject): Record<string, unknown> {
+	const looks = staticData.looks;
+	const look = isRecord(looks) ? looks[TRIGGER_WATCH_KEY] : undefined;
+	return isRecord(look) ? look : {};
 }
 
 /**
@@ -78,11 +88,18 @@ export function comparedLook(staticData: IDataObject): string {
 	return JSON.stringify([look.zones ?? look.counts ?? null, look.settings ?? null]);
 }
 
+const isBox = (value: unknown): value is StoredTrack['box'] => Array.isArray(value) && value.length === 4 && value.every((side) => typeof side === 'number' && Number.isFinite(side));
+
+/** The tracks of Detect's kept look that can be read: static data edited or damaged holds anything (Detect itself drops such a look at its next look). */
+function keptTracks(tracking: unknown): Array<{ id: number; box: StoredTrack['box'] }> {
+	const tracks = isRecord(tracking) && Array.isArray(tracking.tracks) ? tracking.tracks : [];
+	return tracks.filter((track): track is { id: number; box: StoredTrack['box'] } => isRecord(track) && typeof track.id === 'number' && isBox(track.box));
+}
+
 /** The tracks of Detect's look under the trigger's Watch Key, by id: their boxes as they stand. */
 export function trackBoxes(staticData: IDataObject): Map<number, StoredTrack['box']> {
-	const { tracking } = keptLook(staticData);
 	// copies: the tracker moves a track's box on in place
-	return new Map((tracking?.tracks ?? []).map((track) => [track.id, [...track.box] as StoredTrack['box']]));
+	return new Map(keptTracks(keptLook(staticData).tracking).map((track) => [track.id, [...track.box] as StoredTrack['box']]));
 }
 
 /**
@@ -92,30 +109,34 @@ export function trackBoxes(staticData: IDataObject): Map<number, StoredTrack['bo
  */
 export function tracksMovedAway(staticData: IDataObject, saved: ReadonlyMap<number, StoredTrack['box']>): boolean {
 	const { tracking } = keptLook(staticData);
-	const minOverlap = tracking?.matching?.minOverlap ?? DEFAULT_MIN_OVERLAP;
-	return (tracking?.tracks ?? []).some((track) => {
+	const kept = isRecord(tracking) && isRecord(tracking.matching) ? tracking.matching.minOverlap : undefined;
+	const minOverlap = typeof kept === 'number' ? kept : DEFAULT_MIN_OVERLAP;
+	return keptTracks(tracking).some((track) => {
 		const before = saved.get(track.id);
 		return before !== undefined && overlap(before, track.box) < minOverlap;
 	});
 }
 
-/** A hash of the camera's address (FNV-1a), so that static data does not hold the address itself. */
-export function cameraOf(url: string): string {
-	return fnv1a(url).toString(16);
+/** A hash (FNV-1a) of the camera's address and whether objects are tracked, so that static data does not hold the address itself. */
+export function looksOf(settings: { cameraUrl: string; tracking: boolean }): string {
+	return fnv1a(`${settings.tracking ? 'tracked' : 'counted'}\n${settings.cameraUrl}`).toString(16);
 }
 
 /**
- * The looks kept are of this camera, or forgotten: a new Camera Snapshot URL is another place, so
- * its first look is a baseline, not a change from the old camera's. The state's id, its count and
- * an announced problem stay.
+ * The looks kept are of this camera, tracked or counted as now, or forgotten; the first look after
+ * is a baseline, not a change:
+ * - a new Camera Snapshot URL is another place;
+ * - Track Objects Across Looks turned on or off switches where the events come from (the tracks,
+ *   or the counts): an object announced from the one would be announced again from the other.
+ * The state's id, its count and an announced problem stay.
  */
-export function keepLooksOf(staticData: IDataObject, url: string): void {
+export function keepLooksOf(staticData: IDataObject, settings: { cameraUrl: string; tracking: boolean }): void {
 	const state = readTriggerState(staticData);
-	const camera = cameraOf(url);
-	if (state.camera === camera) return;
-	if (state.camera !== undefined) {
+	const of = looksOf(settings);
+	if (state.looksOf === of) return;
+	if (state.looksOf !== undefined) {
 		delete staticData.looks;
 		delete staticData.forgottenTracks;
 	}
-	writeTriggerState(staticData, { ...state, camera });
+	writeTriggerState(staticData, { ...state, looksOf: of });
 }
