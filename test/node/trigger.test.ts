@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { CAMERA, CAMERA_CAR_BOX, cameraFrame } from '../harness/images';
 import { fillRect } from '../reference-server/draw';
+import { sha256 } from '../reference-server/faults';
 import { PNG } from 'pngjs';
 import { startStandInCamera } from '../harness/standInCamera';
 import type { TriggerRun } from '../harness/trigger';
@@ -238,7 +239,7 @@ describe('Image Inference Trigger: a new camera, and a look with several events'
 });
 
 describe('Image Inference Trigger across edits, damage and a failing binary data store', () => {
-	const { credentials, camera, parameters, activate } = useWatchedDriveway({ lookEvery: 5 });
+	const { server, credentials, camera, parameters, activate } = useWatchedDriveway({ lookEvery: 5 });
 	const kindsOf = (run: TriggerRun) => eventsOf(run).flat().map(({ kind, label, zone }) => `${kind} ${label} ${zone}`);
 
 	it('an arrival whose execution cannot be made (the binary data store fails) is not lost: the next look announces it, once', async () => {
@@ -279,6 +280,25 @@ describe('Image Inference Trigger across edits, damage and a failing binary data
 		expect(await runWith(true, [CAR_IN, CAR_IN, CAR_IN], T0 + 360 * SECOND)).toEqual([]);
 		// each switch is a first look, saved with an execution with no item
 		expect(runs.map((run) => run.emissions.filter(({ items }) => items.length === 0).length > 0)).toEqual([true, true, true, true, true]);
+	});
+
+	it('another model between runs: its first look is a baseline, not a departure of what the old one named and an arrival of what it names', async () => {
+		const modelB = server().registerModel('detect');
+		const asCar = server()
+			.predict('detect', CAR_IN, {})
+			.detections.map((detection) => ({ ...detection, label: 'car' }));
+		server().addFault({ match: { kind: 'detect', modelId: modelB, imageSha256: sha256(CAR_IN) }, action: { type: 'status', status: 200, body: { detections: asCar, labelsCount: [{ label: 'car', total: asCar.length }], image: null } } });
+		const events = { events: ['arrival', 'departure'] };
+		camera().script([EMPTY, CAR_IN]);
+		const first = await activate(events);
+		await first.tick(T0);
+		await first.tick(T0 + 5 * SECOND);
+		expect(kindsOf(first)).toEqual(['arrival red driveway']);
+		await first.close();
+		camera().script([CAR_IN, CAR_IN, EMPTY]);
+		const second = await activate({ ...events, modelId: { __rl: true, mode: 'id', value: modelB } }, {}, first.saved);
+		for (let look = 0; look < 3; look++) await second.tick(T0 + (60 + 5 * look) * SECOND);
+		expect(kindsOf(second)).toEqual(['departure car driveway']);
 	});
 
 	it('tracks in static data that cannot be read: the trigger activates and looks without an error', async () => {

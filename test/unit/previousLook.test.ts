@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { ObservableObject } from 'n8n-workflow';
 
 import type { Watch } from '../../nodes/ImageInference/pipeline/comparison';
-import { DEFAULT_COOLDOWN_SCOPE, DEFAULT_DEPARTURE_AFTER_LOOKS, DEFAULT_WATCH_KEY, MAX_WATCH_BYTES, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, fingerprint, readWatch, settingsFingerprint } from '../../nodes/ImageInference/pipeline/comparison';
+import { DEFAULT_COOLDOWN_SCOPE, DEFAULT_DEPARTURE_AFTER_LOOKS, DEFAULT_WATCH_KEY, MAX_WATCH_BYTES, MAX_WATCH_KEYS, MAX_WATCH_KEY_LENGTH, compareWithPreviousLook, fingerprint, readWatch, settingsFingerprint, settingsWithModel } from '../../nodes/ImageInference/pipeline/comparison';
 import type { ZoneAndSizeOptions } from '../../nodes/ImageInference/pipeline/types';
 import { failureOf, readerContext } from '../node/setup';
 
@@ -466,5 +466,17 @@ describe('Compare With Previous Look: Cooldown Scope and Departure After Looks, 
 		for (const departureAfterLooks of [0, 101, 1.5]) {
 			expect(await failure({ compareWithPreviousLook: true, departureAfterLooks })).toMatchObject({ message: `Departure After Looks must be a whole number from 1 to 100, got ${departureAfterLooks}`, itemIndex: 2 });
 		}
+	});
+});
+
+describe('The settings a look is compared under, with its model', () => {
+	it('differ by model and by settings, and are the same for the same both', () => {
+		const settings = fingerprint({ confidence: 0.5 });
+		const models = ['4f9c2d1e-8a7b-4c3d-9e2f-1a2b3c4d5e6f', 'b5e07d93-2c4a-4f81-a6d2-9e3f1c8b7a50'];
+		expect(settingsWithModel(settings, models[0])).toBe(settingsWithModel(settings, models[0]));
+		expect(settingsWithModel(settings, models[0])).not.toBe(settingsWithModel(settings, models[1]));
+		expect(settingsWithModel(settings, models[0])).not.toBe(settingsWithModel(fingerprint({ confidence: 0.6 }), models[0]));
+		expect(settingsWithModel(undefined, models[0])).not.toBe(settingsWithModel(settings, models[0]));
+		expect(settingsWithModel(settings, models[0])).toMatch(/^[0-9a-f]{1,8}$/);
 	});
 });

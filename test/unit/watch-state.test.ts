@@ -35,7 +35,7 @@ describe('a settings change mid-stay keeps the tracks', () => {
 		const [, second] = looks;
 		const moved = looks[8];
 		expect(second.tracking!.arrivals).toEqual([{ trackId: at(0) + 1, label: 'car', zones: [] }]);
-		expect(moved.comparison).toMatchObject({ changed: false, reason: 'the model, threshold, labels, zones or sizes changed since the last look: this look is the new baseline' });
+		expect(moved.comparison).toMatchObject({ changed: false, reason: 'the threshold, labels, zones or sizes changed since the last look: this look is the new baseline' });
 		expect(moved.detections.map((detection) => [detection.trackId, detection.seenForSeconds, detection.secondsInZones])).toEqual([
 			[at(0), 2400, { bay: 2400 }],
 			[at(0) + 1, 2100, {}],

@@ -531,7 +531,7 @@ function cooldownName(kind: ChangeKind, scope: CooldownScope, zone: string | nul
 
 function reasonFor(firstLook: boolean, comparing: boolean, changed: boolean, heldBack: HeldBackChange[]): string {
 	if (firstLook) return 'first look for this key: nothing to compare with yet';
-	if (!comparing) return 'the model, threshold, labels, zones or sizes changed since the last look: this look is the new baseline';
+	if (!comparing) return 'the threshold, labels, zones or sizes changed since the last look: this look is the new baseline';
 	if (heldBack.length === 0) return changed ? 'changed since the counts last reported' : 'no change since the counts last reported';
 	const why = [
 		...new Set(
@@ -654,6 +654,14 @@ function takeForgottenNote(store: IDataObject, key: string): ForgottenNote | und
  */
 export function settingsFingerprint(confidence: number | null, detectionOptions: DetectionOptions): string {
 	return fingerprint({ confidence, ...detectionOptions, zonesAndSizes: { ...detectionOptions.zonesAndSizes, tracked: undefined } });
+}
+
+/**
+ * The settings a look of `modelId` is compared under: another model names and finds things its own
+ * way, so its first look is a new baseline, not a change.
+ */
+export function settingsWithModel(settings: string | undefined, modelId: string): string {
+	return fingerprint([settings, modelId]);
 }
 
 /** A short fingerprint of a value's JSON (FNV-1a, 32 bits): enough to tell settings apart, small to keep. */

@@ -11,7 +11,7 @@ import { aboutTheImage, outputItem, passedThroughBinaries } from '../../output/o
 import { runsAsTool } from '../../output/toolResult';
 import { readChoice, readFieldName, readOptionalBoolean, readOptionalNumber, readOptions } from '../../parameters/readers';
 import type { Watch } from '../../pipeline/comparison';
-import { fingerprint, readWatch, settingsFingerprint } from '../../pipeline/comparison';
+import { readWatch, settingsFingerprint, settingsWithModel } from '../../pipeline/comparison';
 import type { StoredPicture } from '../../pipeline/geometry';
 import { servicePicture, uprightSize } from '../../pipeline/geometry';
 import { madeOncePer } from '../../pipeline/madeOnce';
@@ -176,8 +176,7 @@ interface AnsweredImage {
 function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectFields>, context: ExecutionContext, answered: AnsweredImage): INodeExecutionData[] {
 	const { fields } = plan;
 	const { result, boxesIn, size, binary, warnings } = answered;
-	// another model counts other things (its own labels, its own sureness): a look with it is a new baseline, not a change
-	const watch = fields.watch && { watch: { ...fields.watch, settings: fingerprint([fields.watch.settings, plan.modelId]) }, store: this.getWorkflowStaticData('node'), now: Date.now() };
+	const watch = fields.watch && { watch: { ...fields.watch, settings: settingsWithModel(fields.watch.settings, plan.modelId) }, store: this.getWorkflowStaticData('node'), now: Date.now() };
 	const { results, leftOut, warnings: zoneWarnings, comparison, tracking } = runDetectionPipeline(result, boxesIn, fields.detections, watch);
 	warnings.push(...zoneWarnings);
 	context.hints.image(plan, size);
