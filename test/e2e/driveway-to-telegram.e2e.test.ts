@@ -37,9 +37,8 @@ import {
 	RestClient,
 	createN8nHome,
 	DRIVEWAY_TRIGGER,
-	drivewayAtStandIns,
+	importDriveway,
 	e2eVersions,
-	imageInferenceCredential,
 	startTelegramBotApi,
 	type BotApiCall,
 	type N8nHome,
@@ -125,13 +124,7 @@ describe.each(e2eVersions())('examples/driveway-to-telegram.json activated in re
 		telegram = await startTelegramBotApi();
 		camera = await startStandInCamera();
 		home = await createN8nHome({ version });
-		await home.importCredentials([
-			imageInferenceCredential('credDriveway0001', { baseUrl: server.url, apiKey: server.apiKey }),
-			{ id: 'credDrivewayTg01', name: 'Telegram stand-in', type: 'telegramApi', data: { accessToken: telegram.token, baseUrl: telegram.url } },
-		]);
-		[workflowId] = await home.importWorkflows(
-			drivewayAtStandIns({ cameraUrl: camera.url, credentialId: 'credDriveway0001', modelId: server.models.syntheticDetect, telegramCredentialId: 'credDrivewayTg01' }),
-		);
+		workflowId = await importDriveway(home, { service: server, cameraUrl: camera.url, telegram });
 		if (home.install.major >= 2) await home.cli(['publish:workflow', `--id=${workflowId}`]);
 		else await home.cli(['update:workflow', `--id=${workflowId}`, '--active=true']);
 	}, 300_000);

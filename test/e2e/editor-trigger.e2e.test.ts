@@ -28,9 +28,8 @@ import {
 	createN8nHome,
 	DEFAULT_N8N_VERSION,
 	DRIVEWAY_TRIGGER,
-	drivewayAtStandIns,
+	importDriveway,
 	e2eVersions,
-	imageInferenceCredential,
 	OWNER,
 	repoRoot,
 	RestClient,
@@ -57,13 +56,7 @@ describe.each(e2eVersions())('the trigger run from the editor of n8n %s (Chromiu
 		camera = await startStandInCamera([cameraFrame('carInZone')]);
 		telegram = await startTelegramBotApi();
 		home = await createN8nHome({ version });
-		await home.importCredentials([
-			imageInferenceCredential('credTriggerEdit1', { baseUrl: service.url, apiKey: service.apiKey }),
-			{ id: 'credTriggerEdTg1', name: 'Telegram stand-in', type: 'telegramApi', data: { accessToken: telegram.token, baseUrl: telegram.url } },
-		]);
-		[workflowId] = await home.importWorkflows(
-			drivewayAtStandIns({ cameraUrl: camera.url, credentialId: 'credTriggerEdit1', modelId: service.models.syntheticDetect, telegramCredentialId: 'credTriggerEdTg1' }),
-		);
+		workflowId = await importDriveway(home, { service, cameraUrl: camera.url, telegram });
 		n8n = await home.start();
 		rest = await RestClient.setupOwner(n8n.url);
 		browser = await launchBrowser({ viewport: { width: 1920, height: 1080 } });

@@ -38,18 +38,21 @@ function perZone(kind: EventKind, summary: Fields, zoned: boolean, extra: Partia
 	return zones.map((zone) => ({ ...base, zone }));
 }
 
+/** Each label's number in each scope (a zone, or the image: null), as [zone, label, number]; what is not a number is left out. */
+function labelNumbers(scopes: Array<[string | null, unknown]>): Array<[string | null, string, number]> {
+	return scopes.flatMap(([zone, byLabel]) =>
+		isRecord(byLabel) ? Object.entries(byLabel).flatMap(([label, value]): Array<[string | null, string, number]> => (typeof value === 'number' ? [[zone, label, value]] : [])) : [],
+	);
+}
+
 /** Arrivals and departures of a compared look without tracking: per zone when zones are set, else per label of the image. */
 function countChanges(comparison: Fields, kinds: ReadonlySet<EventKind>): LookEvent[] {
-	const events: LookEvent[] = [];
 	const zones = isRecord(comparison.zones) ? Object.entries(comparison.zones) : [];
 	const scopes: Array<[string | null, unknown]> = zones.length ? zones.map(([zone, change]) => [zone, isRecord(change) ? change.changeByLabel : undefined]) : [[null, comparison.changeByLabel]];
-	for (const [zone, changeByLabel] of scopes) {
-		if (!isRecord(changeByLabel)) continue;
-		for (const [label, change] of Object.entries(changeByLabel)) {
-			if (typeof change !== 'number' || change === 0) continue;
-			const kind: EventKind = change > 0 ? 'arrival' : 'departure';
-			if (kinds.has(kind)) events.push({ kind, label, zone, trackId: null, count: Math.abs(change) });
-		}
+	const events: LookEvent[] = [];
+	for (const [zone, label, change] of labelNumbers(scopes)) {
+		const kind: EventKind = change > 0 ? 'arrival' : 'departure';
+		if (change !== 0 && kinds.has(kind)) events.push({ kind, label, zone, trackId: null, count: Math.abs(change) });
 	}
 	return events;
 }
@@ -94,14 +97,9 @@ export function sampleEventsOfLook(output: IDataObject, kinds: ReadonlySet<Event
 	if (kind === undefined) return [];
 	if (kind === 'change' || kind === 'look') return [{ kind, label: null, zone: null, trackId: null }];
 	const scopes: Array<[string | null, unknown]> = isRecord(output.countsByZone) ? Object.entries(output.countsByZone) : [[null, output.countsByLabel]];
-	const events: LookEvent[] = [];
-	for (const [zone, counts] of scopes) {
-		if (!isRecord(counts)) continue;
-		for (const [label, count] of Object.entries(counts)) {
-			if (typeof count === 'number' && count > 0) events.push({ kind, label, zone, trackId: null, count });
-		}
-	}
-	return events;
+	return labelNumbers(scopes)
+		.filter(([, , count]) => count > 0)
+		.map(([zone, label, count]) => ({ kind, label, zone, trackId: null, count }));
 }
 
 /**

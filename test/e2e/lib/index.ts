@@ -11,7 +11,7 @@
  *   run-data  nodeItems(), nodeRuns(), nodeError(), executedNodes(), readBinary()
  *   examples  loadExample(), useCredentialAndModels(), feedTriggerWithFile(), swapNodeForFile(), asSavedAtVersion1()
  *   camera-example  activateCameraExample() (a camera example activated against a stand-in camera)
- *   driveway-example  drivewayAtStandIns() (examples/driveway-to-telegram.json pointed at stand-ins), DRIVEWAY_TRIGGER
+ *   driveway-example  importDriveway() (examples/driveway-to-telegram.json with its credentials, pointed at stand-ins), DRIVEWAY_TRIGGER
  *   scripted-openai  startScriptedOpenAi() (an OpenAI-compatible chat endpoint answering from a script), toolMessages()
  *   smtp      startSmtpCapture() (a real SMTP server on 127.0.0.1 keeping what it receives), smtpCredential()
  *   messengers  startMessengerCapture() (Telegram sendPhoto and a Discord webhook on 127.0.0.1, recording the multipart requests)
