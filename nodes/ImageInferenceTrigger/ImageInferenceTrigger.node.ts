@@ -32,6 +32,19 @@ function checkDetectSettings(trigger: ITriggerFunctions): void {
 	}
 }
 
+/** Execute step's error for a look with nothing to show: what the model found, and where it was left out. */
+function nothingInView(trigger: ITriggerFunctions, output: IDataObject): NodeOperationError {
+	const found = Array.isArray(output.detections) ? output.detections.length : 0;
+	const zones = output.countsByZone !== null && typeof output.countsByZone === 'object' ? Object.keys(output.countsByZone) : [];
+	const why =
+		found > 0 && zones.length > 0
+			? `The model found ${found} object${found === 1 ? '' : 's'} in the camera’s picture, none of them in your zones (${zones.join(', ')}). Put something in a zone, or check the zones’ points and Zone Anchor Point,`
+			: 'The camera gave a picture and the model looked at it, but no object your settings keep is in it. Put something in front of the camera, or lower the Confidence Threshold,';
+	return new NodeOperationError(trigger.getNode(), 'Nothing in view to make a test event from', {
+		description: `${why} and run it again; or pick Every Look in Start On as well to see looks with nothing in them.`,
+	});
+}
+
 export class ImageInferenceTrigger implements INodeType {
 	// Stryker disable all: read by n8n's editor and engine, checked in real n8n by the e2e tests (docs/testing.md)
 	description: INodeTypeDescription = {
@@ -69,12 +82,7 @@ export class ImageInferenceTrigger implements INodeType {
 				const state = readTriggerState(copy);
 				const result = await lookOnce(this, settings, copy, { looks: 0 });
 				const events = result.events.length ? result.events : sampleEventsOfLook(result.output.json, settings.events);
-				if (events.length === 0) {
-					throw new NodeOperationError(this.getNode(), 'Nothing in view to make a test event from', {
-						description:
-							'The camera gave a picture and the model looked at it, but no object your settings keep is in it. Put something in front of the camera, or lower the Confidence Threshold, and run it again; or pick Every Look in Start On as well to see looks with nothing in them.',
-					});
-				}
+				if (events.length === 0) throw nothingInView(this, result.output.json);
 				const items = await eventItems(this, events, result.output, { stateId: state.id, look: state.looks + 1, prefix: 'test:' }, new Date().toISOString());
 				this.emit([items]);
 			};

@@ -310,4 +310,23 @@ describe('Image Inference Trigger across edits, damage and a failing binary data
 			await run.close();
 		}
 	});
+	it('Execute step with the objects in view outside every zone says so, naming the zones', async () => {
+		camera().script([CAR_OUT]);
+		const run = await activateTrigger({ parameters: parameters(), credentials: credentials(), mode: 'manual' });
+		const failure = await run.manual().then(
+			() => undefined,
+			(error: unknown) => error as { message: string; description?: string },
+		);
+		expect(failure?.message).toBe('Nothing in view to make a test event from');
+		expect(failure?.description).toMatch(/^The model found 1 object in the camera’s picture, none of them in your zones \(driveway\)\./);
+		expect(run.saved).toEqual({});
+	});
+
+	it('Track Objects Across Looks given as the text "true" by an expression tracks for the trigger as for Detect', async () => {
+		camera().script([EMPTY, CAR_IN]);
+		const run = await activate({ events: ['stay', 'arrival'] }, { trackObjects: 'true' });
+		await run.tick(T0);
+		await run.tick(T0 + 5 * SECOND);
+		expect(eventsOf(run).flat().map(({ kind, trackId }) => [kind, typeof trackId])).toEqual([['arrival', 'number']]);
+	});
 });

@@ -77,7 +77,7 @@ export function readOptionalNumber(
 }
 
 export function readOptionalBoolean(
-	this: IExecuteFunctions,
+	this: Pick<IExecuteFunctions, 'getNode'>,
 	itemIndex: number,
 	options: IDataObject,
 	key: string,

@@ -88,9 +88,9 @@ export function eventsOfLook(output: IDataObject, kinds: ReadonlySet<EventKind>)
 
 /**
  * What a test run shows when its look has none of the events picked: an event of the first kind
- * picked for each label in view (per zone, with zones), as a real one would come, so the nodes
- * after the trigger get what they will work with. None for an arrival, departure or stay when
- * nothing is in view.
+ * picked for each label in view (per zone, with zones), with its count, so the nodes after the
+ * trigger get an item of the shape they will work with (without a track's id or stay, which only
+ * tracking across looks gives). None for an arrival, departure or stay when nothing is in view.
  */
 export function sampleEventsOfLook(output: IDataObject, kinds: ReadonlySet<EventKind>): LookEvent[] {
 	const kind = EVENT_KINDS.find((candidate) => kinds.has(candidate));

@@ -1,6 +1,7 @@
 import type { IDataObject, ITriggerFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { readOptionalBoolean } from '../../ImageInference/parameters/readers';
 import type { CameraLogin } from '../camera/snapshot';
 import { CAMERA_TIMEOUT_BOUNDS, DEFAULT_CAMERA_TIMEOUT_SECONDS, DEFAULT_FROZEN_AFTER_LOOKS, FROZEN_AFTER_LOOKS_BOUNDS } from '../camera/snapshot';
 import type { LookUnit } from './cadence';
@@ -59,14 +60,14 @@ function readCameraUrl(trigger: ITriggerFunctions): string {
 	return text;
 }
 
-function readEvents(trigger: ITriggerFunctions, options: IDataObject): ReadonlySet<EventKind> {
+function readEvents(trigger: ITriggerFunctions, tracking: boolean): ReadonlySet<EventKind> {
 	const raw = trigger.getNodeParameter('events', []);
 	const fix = `choose at least one of Start the Workflow On’s events (${EVENT_KINDS.join(', ')})`;
 	if (!Array.isArray(raw) || raw.length === 0) throw refuse(trigger, 'No event is chosen', fix);
 	const unknown = raw.filter((kind) => !(EVENT_KINDS as readonly unknown[]).includes(kind));
 	if (unknown.length) throw refuse(trigger, `Start the Workflow On has an unknown event ${JSON.stringify(unknown[0])}`, fix);
 	const events = new Set(raw as EventKind[]);
-	if (events.has('stay') && options.trackObjects !== true) {
+	if (events.has('stay') && !tracking) {
 		throw refuse(trigger, 'Stay Over Its Limit needs Track Objects Across Looks', 'add Options > Track Objects Across Looks and turn it on, or take Stay Over Its Limit out of Start the Workflow On');
 	}
 	return events;
@@ -75,6 +76,8 @@ function readEvents(trigger: ITriggerFunctions, options: IDataObject): ReadonlyS
 /** The trigger's own settings, checked at activation: a wrong one refuses the activation, saying what to fix. */
 export function readTriggerSettings(trigger: ITriggerFunctions): TriggerSettings {
 	const options = (trigger.getNodeParameter('options', {}) ?? {}) as IDataObject;
+	// read as Detect reads it (an expression may give the text "true"), so both agree on whether objects are tracked
+	const tracking = readOptionalBoolean.call(trigger, 0, options, 'trackObjects', 'Track Objects Across Looks') === true;
 	const cameraUrl = readCameraUrl(trigger);
 	const unitValue = trigger.getNodeParameter('lookEveryUnit', 'seconds');
 	if (!(LOOK_UNITS as readonly unknown[]).includes(unitValue)) throw refuse(trigger, `Unit is ${JSON.stringify(unitValue)}`, 'choose Seconds or Minutes');
@@ -90,12 +93,12 @@ export function readTriggerSettings(trigger: ITriggerFunctions): TriggerSettings
 		usesCredential: trigger.getNodeParameter('authentication', 'none') === 'cameraApi',
 		intervalMs: intervalMs(every, unit),
 		unit,
-		events: readEvents(trigger, options),
+		events: readEvents(trigger, tracking),
 		cameraTimeoutMs: optional('cameraTimeout', 'Camera Timeout', DEFAULT_CAMERA_TIMEOUT_SECONDS, CAMERA_TIMEOUT_BOUNDS) * 1000,
 		frozenAfterLooks,
 		ignoreSslIssues: options.ignoreSslIssues === true,
 		reportProblemsAfterMs: optional('reportCameraProblemsAfter', 'Report Camera Problems After', 0, PROBLEM_MINUTES_BOUNDS) * 60_000,
-		tracking: options.trackObjects === true,
+		tracking,
 	};
 }
 
