@@ -5,13 +5,14 @@ import { config } from '@n8n/node-cli/eslint';
 
 // The node's folders, each allowed to import only those below it (docs/development.md, Layout);
 // pipeline/ and input/ stand side by side and import neither each other.
-const LAYERS = 'actions → output → pipeline, input → parameters → transport → contract.ts, projectContract.ts';
+const LAYERS = 'actions → output → picture → pipeline, input → parameters → transport → contract.ts, projectContract.ts';
 const ABOVE = {
 	output: ['actions'],
-	pipeline: ['actions', 'output', 'input'],
-	input: ['actions', 'output', 'pipeline'],
-	parameters: ['actions', 'output', 'pipeline', 'input'],
-	transport: ['actions', 'output', 'pipeline', 'input', 'parameters'],
+	picture: ['actions', 'output'],
+	pipeline: ['actions', 'output', 'picture', 'input'],
+	input: ['actions', 'output', 'picture', 'pipeline'],
+	parameters: ['actions', 'output', 'picture', 'pipeline', 'input'],
+	transport: ['actions', 'output', 'picture', 'pipeline', 'input', 'parameters'],
 };
 const upwards = (folder) =>
 	ABOVE[folder].map((above) => ({

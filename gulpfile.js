@@ -1,8 +1,8 @@
 const { src, dest } = require('gulp');
 
-/** Copies what tsc does not emit (icons, codex JSON) beside the compiled nodes and credentials. */
+/** Copies what tsc does not emit (icons, codex JSON, the picture codec's licence notices) beside the compiled nodes and credentials. */
 function buildIcons() {
-	return src(['nodes/**/*.{png,svg,json}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
+	return src(['nodes/**/*.{png,svg,json}', 'nodes/**/NOTICE.md', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
 		dest('dist'),
 	);
 }
