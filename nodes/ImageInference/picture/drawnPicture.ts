@@ -1,0 +1,107 @@
+import type { Point, Size } from '../pipeline/geometry';
+import type { DetectionTrack } from '../pipeline/tracking';
+import type { PlacedDetection, ZoneAndSizeOptions } from '../pipeline/types';
+import { decodePicture, encodeJpeg } from './codec/codec';
+import type { RgbPicture } from './codec/codec';
+import { drawTag, strokeBox, strokePolygon } from './draw/canvas';
+import { IGNORE_REGION_COLOR, ZONE_COLOR, labelColor } from './draw/palette';
+import { shrinkPicture, sizeWithin } from './resize';
+import { uprightPicture } from './upright';
+
+/** What the node draws: the detections it kept, and the zones and Ignore Regions, in fractions of the picture as people see it. */
+export interface PictureMarks {
+	detections: ReadonlyArray<PlacedDetection & Partial<DetectionTrack>>;
+	zones: ReadonlyArray<{ name: string; points: readonly Point[] }>;
+	ignoreRegions: ReadonlyArray<readonly Point[]>;
+}
+
+export interface DrawingSettings {
+	showConfidence: boolean;
+	/** Outline the zones and Ignore Regions, named. */
+	showZones: boolean;
+	/** The drawn picture's longer side at most, in pixels. */
+	maxSide?: number;
+	/** JPEG quality, 1–100. */
+	quality: number;
+}
+
+export type DrawnPicture = { jpeg: Buffer; size: Size; damaged: boolean; unreadable?: undefined } | { unreadable: string };
+
+/** The zones and Ignore Regions of Detect's options in fractions of the picture (`size`: as people see it, in pixels). */
+export function zoneMarks(options: ZoneAndSizeOptions, size: Size): Pick<PictureMarks, 'zones' | 'ignoreRegions'> {
+	const inFractions = (points: readonly Point[]): Point[] =>
+		options.units === 'relative' ? [...points] : points.map(([x, y]) => [x / size.width, y / size.height] as const);
+	return {
+		zones: options.zones.map((zone) => ({ name: zone.name, points: inFractions(zone.points) })),
+		ignoreRegions: (options.ignoreRegions ?? []).map(inFractions),
+	};
+}
+
+/** "car #3 87% 1m 20s": the label, the track, the confidence and how long it has been seen, as the settings ask. */
+export function tagText(detection: PictureMarks['detections'][number], showConfidence: boolean): string {
+	const parts = [detection.label];
+	if (detection.trackId !== undefined && detection.trackId !== null) parts.push(`#${detection.trackId}`);
+	if (showConfidence) parts.push(`${Math.round(detection.confidence * 100)}%`);
+	if (detection.seenForSeconds !== undefined && detection.seenForSeconds !== null) parts.push(duration(detection.seenForSeconds));
+	return parts.join(' ');
+}
+
+function duration(seconds: number): string {
+	const whole = Math.round(seconds);
+	if (whole < 60) return `${whole}s`;
+	if (whole < 3600) return `${Math.floor(whole / 60)}m ${whole % 60}s`;
+	return `${Math.floor(whole / 3600)}h ${Math.floor((whole % 3600) / 60)}m`;
+}
+
+/** Line and text sizes for a picture: thicker and larger on larger pictures, so a phone shows them alike. */
+export function markSizes(size: Size): { line: number; textScale: number } {
+	const longer = Math.max(size.width, size.height);
+	return { line: Math.max(2, Math.round(longer / 500)), textScale: Math.max(2, Math.round(longer / 400)) };
+}
+
+/** The marks drawn on the picture, in place: zones and regions first, then the boxes, then every tag on top. */
+export function drawMarks(picture: RgbPicture, marks: PictureMarks, settings: Pick<DrawingSettings, 'showConfidence' | 'showZones'>): void {
+	const { line, textScale } = markSizes(picture);
+	const inPixels = (points: readonly Point[]): Point[] => points.map(([x, y]) => [x * picture.width, y * picture.height] as const);
+	const tags: Array<() => void> = [];
+	if (settings.showZones) {
+		const outline = (points: readonly Point[], name: string, color: typeof ZONE_COLOR) => {
+			const pixels = inPixels(points);
+			strokePolygon(picture, pixels, line, color);
+			// the tag above the polygon's topmost corner
+			const [x, y] = pixels.reduce((top, point) => (point[1] < top[1] || (point[1] === top[1] && point[0] < top[0]) ? point : top));
+			tags.push(() => drawTag(picture, name, x, y, textScale, color));
+		};
+		marks.ignoreRegions.forEach((region) => outline(region, 'ignored', IGNORE_REGION_COLOR));
+		marks.zones.forEach((zone) => outline(zone.points, zone.name, ZONE_COLOR));
+	}
+	for (const detection of marks.detections) {
+		if (!detection.relativeBox) continue;
+		const { x, y, width, height } = detection.relativeBox;
+		const box = { x: x * picture.width, y: y * picture.height, width: width * picture.width, height: height * picture.height };
+		const color = labelColor(detection.label);
+		strokeBox(picture, box, line, color);
+		tags.push(() => drawTag(picture, tagText(detection, settings.showConfidence), box.x - line, box.y - line, textScale, color));
+	}
+	tags.forEach((draw) => draw());
+}
+
+/**
+ * The node's own annotated picture of a JPEG or PNG file: upright, within Max Side, the marks
+ * drawn, as a JPEG; or why the file cannot be drawn on.
+ */
+export async function drawPicture(
+	bytes: Uint8Array,
+	orientation: number | undefined,
+	marks: PictureMarks,
+	settings: DrawingSettings,
+	yieldToEventLoop?: () => Promise<void>,
+): Promise<DrawnPicture> {
+	const decoded = await decodePicture(bytes, { longSide: settings.maxSide, yieldToEventLoop });
+	if (decoded.unreadable !== undefined) return decoded;
+	const upright = uprightPicture(decoded.picture, orientation);
+	const picture = shrinkPicture(upright, sizeWithin(upright, settings.maxSide));
+	drawMarks(picture, marks, settings);
+	const jpeg = await encodeJpeg(picture, settings.quality, yieldToEventLoop);
+	return { jpeg, size: { width: picture.width, height: picture.height }, damaged: decoded.damaged };
+}
