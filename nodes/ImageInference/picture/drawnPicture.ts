@@ -4,7 +4,7 @@ import type { PlacedDetection, ZoneAndSizeOptions } from '../pipeline/types';
 import { decodePicture, encodeJpeg } from './codec/codec';
 import type { RgbPicture } from './codec/codec';
 import { drawTag, strokeBox, strokePolygon } from './draw/canvas';
-import { IGNORE_REGION_COLOR, ZONE_COLOR, labelColor } from './draw/palette';
+import { IGNORE_REGION_COLOR, ZONE_COLOR, ZONE_EDGE_COLOR, labelColor } from './draw/palette';
 import { shrinkPicture, sizeWithin } from './resize';
 import { uprightPicture } from './upright';
 
@@ -67,6 +67,7 @@ export function drawMarks(picture: RgbPicture, marks: PictureMarks, settings: Pi
 	if (settings.showZones) {
 		const outline = (points: readonly Point[], name: string, color: typeof ZONE_COLOR) => {
 			const pixels = inPixels(points);
+			strokePolygon(picture, pixels, line + 2, ZONE_EDGE_COLOR);
 			strokePolygon(picture, pixels, line, color);
 			// the tag above the polygon's topmost corner
 			const [x, y] = pixels.reduce((top, point) => (point[1] < top[1] || (point[1] === top[1] && point[0] < top[0]) ? point : top));
