@@ -130,8 +130,8 @@ async function runItems(
 	for (const task of tasks) {
 		const { makeOutputItems } = task;
 		if (!makeOutputItems) continue;
-		await imageStep(task, () => {
-			outputsByImage[task.plan.itemIndex][task.output] = makeOutputItems();
+		await imageStep(task, async () => {
+			outputsByImage[task.plan.itemIndex][task.output] = await makeOutputItems();
 		});
 	}
 	context.hints.addTo(this);

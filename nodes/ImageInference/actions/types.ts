@@ -54,4 +54,4 @@ export interface Operation<TFields> {
  * makes them once every image of the execution is answered, in input order: a Watch Key's looks
  * are compared in that order, and an execution stopped by a failed request keeps none.
  */
-export type MakeOutputItems = () => INodeExecutionData[];
+export type MakeOutputItems = () => INodeExecutionData[] | Promise<INodeExecutionData[]>;

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { STROKE_WIDTH_BOUNDS } from '../../contract';
 import { MAX_OBJECTS_BOUNDS } from '../../pipeline/maxObjects';
 import { confidenceOption, labelMinimumsOption, optionsCollection } from '../common.description';
+import { drawingOptions } from './drawing.description';
 import { watchOptions } from './watch.description';
 
 export const OUTPUT_ITEMS = ['image', 'object'] as const;
@@ -49,6 +50,7 @@ export const detectProperties: INodeProperties[] = [
 			default: true,
 			description:
 				'Whether the service draws the bounding boxes on the image and returns it as a file. When not set, it is asked for only if Output Images includes the annotated image.',
+			displayOptions: { hide: { annotatedBy: ['node'] } },
 		},
 		{
 			displayName: 'Box Stroke Width',
@@ -56,7 +58,8 @@ export const detectProperties: INodeProperties[] = [
 			type: 'number',
 			default: 2,
 			typeOptions: { minValue: STROKE_WIDTH_BOUNDS.min, maxValue: STROKE_WIDTH_BOUNDS.max },
-			description: 'Border width of the drawn boxes, from 1 to 5',
+			description: 'Border width of the boxes the service draws, from 1 to 5',
+			displayOptions: { hide: { annotatedBy: ['node'] } },
 		},
 		confidenceOption,
 		{
@@ -66,7 +69,7 @@ export const detectProperties: INodeProperties[] = [
 			default: '',
 			placeholder: 'e.g. car, truck',
 			description:
-				'Objects with these labels are left out, and counts and summary follow. Comma-separated; labels are matched exactly as the service returns them (case counts). The annotated picture still shows what the service drew.',
+				'Objects with these labels are left out, and counts and summary follow. Comma-separated; labels are matched exactly as the service returns them (case counts). The service’s picture still shows every box it found; the node’s own picture (Annotated Image Drawn By) shows only what is kept.',
 		},
 		{
 			displayName: 'Include Images Without Objects',
@@ -78,6 +81,7 @@ export const detectProperties: INodeProperties[] = [
 			displayOptions: { show: { '/outputItems': ['object'] } },
 		},
 		...watchOptions,
+		...drawingOptions,
 		{
 			displayName: 'Max Objects',
 			name: 'maxObjects',
@@ -97,14 +101,14 @@ export const detectProperties: INodeProperties[] = [
 			default: '',
 			placeholder: 'e.g. person, dog',
 			description:
-				'Keep only objects with these labels; counts and summary follow. Comma-separated; labels are matched exactly as the service returns them (case counts). The annotated picture still shows what the service drew.',
+				'Keep only objects with these labels; counts and summary follow. Comma-separated; labels are matched exactly as the service returns them (case counts). The service’s picture still shows every box it found; the node’s own picture (Annotated Image Drawn By) shows only what is kept.',
 		},
 		{
 			displayName: 'Output Images',
 			name: 'outputImages',
 			type: 'options',
 			options: [
-				{ name: 'Annotated', value: 'annotated', description: 'The picture with the boxes the service drew' },
+				{ name: 'Annotated', value: 'annotated', description: 'The picture with the boxes drawn (by the service or the node: Annotated Image Drawn By)' },
 				{ name: 'Original', value: 'original', description: 'The image as it came in (for a crop, or to forward it)' },
 				{ name: 'Both', value: 'both', description: 'The annotated and the original image, each in its own field' },
 				{ name: 'None', value: 'none', description: 'No image, only the results' },

@@ -1,4 +1,4 @@
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { DetectRequest, DetectResult } from '../../contract';
@@ -7,6 +7,8 @@ import type { ImageInput, ImageSource } from '../../input/imageInput';
 import type { ImageSize } from '../../input/imageSize';
 import { originalBinary, readSizeFromWholeFile } from '../../input/imageInput';
 import { readAnnotatedImage } from '../../output/annotatedImage';
+import type { NodeDrawing } from '../../output/drawnImage';
+import { drawnAnnotatedImage } from '../../output/drawnImage';
 import { aboutTheImage, outputItem, passedThroughBinaries } from '../../output/outputItem';
 import { runsAsTool } from '../../output/toolResult';
 import { readChoice, readFieldName, readOptionalBoolean, readOptionalNumber, readOptions } from '../../parameters/readers';
@@ -31,6 +33,16 @@ import {
 	OUTPUT_ITEMS,
 	detectProperties,
 } from './detect.description';
+import {
+	ANNOTATED_BY,
+	DEFAULT_ANNOTATED_BY,
+	DEFAULT_JPEG_QUALITY,
+	DEFAULT_MAX_SIDE,
+	DEFAULT_WHEN_NODE_CANNOT_DRAW,
+	JPEG_QUALITY_BOUNDS,
+	MAX_SIDE_BOUNDS,
+	WHEN_NODE_CANNOT_DRAW,
+} from './drawing.description';
 
 type OutputImages = (typeof OUTPUT_IMAGES)[number];
 type OutputItems = (typeof OUTPUT_ITEMS)[number];
@@ -44,6 +56,8 @@ export interface DetectFields {
 	includeImagesWithoutObjects: boolean;
 	/** Output binary field of each image kind the user wants. */
 	imageFields: { annotated?: string; original?: string };
+	/** How the node draws the annotated picture itself; absent when the service draws it (or none is wanted). */
+	drawing?: NodeDrawing;
 	watch?: Watch;
 }
 
@@ -57,9 +71,11 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 	const asTool = runsAsTool(this);
 	// an agent's tool result carries no picture, so the service is not asked to draw one
 	const imageFields = asTool ? {} : readImageFields.call(this, itemIndex, options, imageSource);
+	const drawing = imageFields.annotated ? readNodeDrawing.call(this, itemIndex, options, imageSource, showProb) : undefined;
 	if (confidence !== undefined) request.confidence = confidence;
-	// no annotated picture is wanted: the service need not draw one
-	if (annotate !== undefined || !imageFields.annotated) request.annotate = annotate ?? false;
+	// no annotated picture is wanted from the service: it need not draw one
+	if (drawing) request.annotate = drawing.serviceFallback;
+	else if (annotate !== undefined || !imageFields.annotated) request.annotate = annotate ?? false;
 	if (showProb !== undefined) request.show_prob = showProb;
 	if (strokeWidth !== undefined) request.stroke_width = strokeWidth;
 	const detections = readDetectionOptions.call(this, itemIndex, options);
@@ -89,7 +105,28 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 		includeImagesWithoutObjects:
 			readOptionalBoolean.call(this, itemIndex, options, 'includeImagesWithoutObjects', 'Include Images Without Objects') ?? false,
 		imageFields,
+		...(drawing ? { drawing } : {}),
 		watch,
+	};
+}
+
+/** Detect's drawing options, when the node draws the annotated picture itself (checked before any request). */
+function readNodeDrawing(this: IExecuteFunctions, itemIndex: number, options: IDataObject, imageSource: ImageSource, showConfidence: boolean | undefined): NodeDrawing | undefined {
+	const annotatedBy = readChoice(this, itemIndex, options.annotatedBy ?? DEFAULT_ANNOTATED_BY, ANNOTATED_BY, 'Annotated Image Drawn By');
+	if (annotatedBy === 'service') return undefined;
+	if (imageSource === 'url') {
+		throw new NodeOperationError(this.getNode(), 'The node cannot draw the annotated picture of an image URL: it never has the image’s file', {
+			itemIndex,
+			description: 'Set Annotated Image Drawn By to Service, or download the image with HTTP Request first and pass it as a file.',
+		});
+	}
+	const whenNodeCannotDraw = readChoice(this, itemIndex, options.whenNodeCannotDraw ?? DEFAULT_WHEN_NODE_CANNOT_DRAW, WHEN_NODE_CANNOT_DRAW, 'If the Node Cannot Draw');
+	return {
+		showConfidence: showConfidence ?? true,
+		showZones: readOptionalBoolean.call(this, itemIndex, options, 'showZones', 'Show Zones on Image') ?? true,
+		maxSide: readOptionalNumber.call(this, itemIndex, options, 'maxSide', 'Max Side (Pixels)', MAX_SIDE_BOUNDS) ?? DEFAULT_MAX_SIDE,
+		quality: readOptionalNumber.call(this, itemIndex, options, 'jpegQuality', 'JPEG Quality', JPEG_QUALITY_BOUNDS) ?? DEFAULT_JPEG_QUALITY,
+		serviceFallback: whenNodeCannotDraw === 'service',
 	};
 }
 
@@ -147,9 +184,12 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 	const binary = passedThroughBinaries.call(this, plan.itemIndex, plan.passThrough);
 	const warnings: string[] = [];
 	let annotatedSize: ImageSize | undefined;
+	let servicePictureFile: IBinaryData | undefined;
 	if (fields.imageFields.annotated) {
 		const annotated = await readAnnotatedImage.call(this, result.image, picture, plan.image.fileName);
-		if (annotated.binary) binary[fields.imageFields.annotated] = annotated.binary;
+		// the node's own picture replaces the service's, which it keeps only to fall back on
+		if (annotated.binary && fields.drawing) servicePictureFile = annotated.binary;
+		else if (annotated.binary) binary[fields.imageFields.annotated] = annotated.binary;
 		if (annotated.warning) warnings.push(annotated.warning);
 		annotatedSize = annotated.size;
 	}
@@ -160,7 +200,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 		if (original) binary[fields.imageFields.original] = original;
 	}
 	requireSize.call(this, plan.itemIndex, fields.detections.zonesAndSizes, size, 'afterAnswer');
-	return () => detectOutput.call(this, plan, context, { result, boxesIn, size, binary, warnings });
+	return async () => await detectOutput.call(this, plan, context, { result, boxesIn, size, binary, warnings, servicePictureFile });
 }
 
 /** What an image's answer gives its output: the service's result, the picture its boxes are in, the output's files. */
@@ -170,10 +210,12 @@ interface AnsweredImage {
 	size: ImageSize | undefined;
 	binary: IBinaryKeyData;
 	warnings: string[];
+	/** The service's picture, when the node draws its own and falls back on it. */
+	servicePictureFile?: IBinaryData;
 }
 
 /** The answer through the detection pipeline (and the watch key's comparison), into the image's output items. */
-function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectFields>, context: ExecutionContext, answered: AnsweredImage): INodeExecutionData[] {
+async function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectFields>, context: ExecutionContext, answered: AnsweredImage): Promise<INodeExecutionData[]> {
 	const { fields } = plan;
 	const { result, boxesIn, size, binary, warnings } = answered;
 	const watch = fields.watch && { watch: { ...fields.watch, settings: settingsWithModel(fields.watch.settings, plan.modelId) }, store: this.getWorkflowStaticData('node'), now: Date.now() };
@@ -185,6 +227,12 @@ function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectFields>, co
 	if (comparison) context.hints.look(plan, comparison.key, comparison.previousSeenAt === null, this.getMode() !== 'manual');
 
 	if (!size) warnings.push('The image’s size is unknown (an image URL without the annotated picture): relativeBox is null');
+	if (fields.drawing && fields.imageFields.annotated) {
+		const marks = { results, zonesAndSizes: fields.detections.zonesAndSizes, size };
+		const drawn = await drawnAnnotatedImage.call(this, plan.itemIndex, plan.image, fields.drawing, marks, answered.servicePictureFile);
+		if (drawn.binary) binary[fields.imageFields.annotated] = drawn.binary;
+		if (drawn.warning) warnings.push(drawn.warning);
+	}
 	const aboutImage: IDataObject = {
 		...aboutTheImage(plan.image, size, plan.skippedFiles),
 		...(warnings.length ? { warnings } : {}),

@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { labelColor } from '../../nodes/ImageInference/picture/draw/palette';
+import { ZONE_COLOR } from '../../nodes/ImageInference/picture/draw/palette';
+import { colourScene } from '../harness/images';
+import type { InputItem } from '../harness/execute';
+import { decodeImage } from '../reference-server/image-codec';
+import { detectParameters, failureOf, useServer } from './setup';
+
+/** Two blue blocks, a red one and a green one on grey (test/harness/images.ts), 480 × 320. */
+const SCENE = colourScene();
+const sceneItem = (bytes = SCENE, fileName = 'scene.png'): InputItem => ({ binary: { data: { bytes, fileName, mimeType: 'image/png' } } });
+const GREY = [128, 128, 128];
+
+type Box = { label: string; x: number; y: number; width: number; height: number };
+
+/** The largest difference of one channel. */
+const distance = (a: readonly number[], b: readonly number[]) => Math.max(...a.map((value, index) => Math.abs(value - b[index])));
+
+describe('the annotated picture drawn by the node', () => {
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+	const drawnByNode = (options: Record<string, unknown> = {}) => detectParameters(server(), { options: { annotatedBy: 'node', ...options } });
+
+	function pictureOf(item: INodeExecutionData, bytes: (item: INodeExecutionData, field: string) => Buffer) {
+		const picture = decodeImage(bytes(item, 'data'));
+		const pixel = (x: number, y: number) => [...picture.data.subarray((y * picture.width + x) * 4, (y * picture.width + x) * 4 + 3)];
+		return { width: picture.width, height: picture.height, pixel };
+	}
+
+	/** The middle of a box's left frame edge, 2 pixels wide just outside it (480 pixels wide: the thinnest line). */
+	const leftEdge = (box: Box) => [Math.round(box.x) - 1, Math.round(box.y + box.height / 2)] as const;
+
+	it('frames only the kept objects, each in its label’s colour, and asks the service for no picture', async () => {
+		const answer = server().predict('detect', SCENE, {});
+		const boxes = answer.detections as Box[];
+		expect(boxes.map((box) => box.label).sort()).toEqual(['blue', 'blue', 'green', 'red']);
+		const { items, bytes } = await run(drawnByNode({ onlyLabels: 'blue' }), [sceneItem()]);
+		expect((server().requests[0].body as { annotate?: boolean }).annotate).toBe(false);
+		const file = items[0].binary?.data;
+		expect(file).toMatchObject({ mimeType: 'image/jpeg', fileName: 'scene.annotated.jpg' });
+		const picture = pictureOf(items[0], bytes);
+		expect([picture.width, picture.height]).toEqual([480, 320]);
+		for (const box of boxes) {
+			const edge = picture.pixel(...leftEdge(box));
+			if (box.label === 'blue') expect(distance(edge, labelColor('blue'))).toBeLessThan(distance(GREY, labelColor('blue')) - 50);
+			// a filtered object's place is the scene's grey
+			else expect(distance(edge, GREY)).toBeLessThan(12);
+		}
+		expect(items[0].json.warnings).toBeUndefined();
+	});
+
+	it('keeps the picture within Max Side, at the JPEG quality asked', async () => {
+		const small = await run(drawnByNode({ maxSide: 240, jpegQuality: 95 }), [sceneItem()]);
+		const poor = await run(drawnByNode({ maxSide: 240, jpegQuality: 10 }), [sceneItem()]);
+		const picture = pictureOf(small.items[0], small.bytes);
+		expect([picture.width, picture.height]).toEqual([240, 160]);
+		expect(poor.bytes(poor.items[0], 'data').length).toBeLessThan(small.bytes(small.items[0], 'data').length / 2);
+	});
+
+	it('outlines the zones in white when asked, and not otherwise', async () => {
+		// a zone across the middle: its top edge at y = 160
+		const zones = { zones: { zone: [{ name: 'middle', points: '0.1,0.5 0.9,0.5 0.9,0.9 0.1,0.9' }] } };
+		const shown = await run(drawnByNode(zones), [sceneItem()]);
+		const hidden = await run(drawnByNode({ ...zones, showZones: false }), [sceneItem()]);
+		expect(distance(pictureOf(shown.items[0], shown.bytes).pixel(200, 160), ZONE_COLOR)).toBeLessThan(30);
+		expect(distance(pictureOf(hidden.items[0], hidden.bytes).pixel(200, 160), GREY)).toBeLessThan(12);
+	});
+
+	it('refuses, before any request, to draw an image URL, and Max Side or JPEG Quality out of bounds, naming the item', async () => {
+		const url = await failureOf(run(detectParameters(server(), { imageSource: 'url', imageUrl: `${server().url}/scene.png`, options: { annotatedBy: 'node' } }), [{ json: {} }]));
+		expect(url.message).toBe('The node cannot draw the annotated picture of an image URL: it never has the image’s file');
+		const side = await failureOf(run(drawnByNode({ maxSide: 63 }), [sceneItem()]));
+		expect(side.message).toMatch(/^Max Side \(Pixels\) .*64.*10000/);
+		const quality = await failureOf(run(drawnByNode({ jpegQuality: 0 }), [sceneItem()]));
+		expect(quality.message).toMatch(/^JPEG Quality .*1.*100/);
+		expect(server().requests).toHaveLength(0);
+	});
+
+	it('says why it cannot draw on a file, carrying no picture or the service’s, as chosen', async () => {
+		const cmyk = readFileSync(join(__dirname, '..', 'fixtures', 'car-338x190-cmyk.jpg'));
+		const item = sceneItem(cmyk, 'cmyk.jpg');
+		const none = await run(drawnByNode(), [item]);
+		expect(none.items[0].binary?.data).toBeUndefined();
+		expect(none.items[0].json.warnings).toEqual(['The node could not draw the annotated picture: it is a CMYK JPEG; the item carries no annotated image.']);
+		expect((server().requests[0].body as { annotate?: boolean }).annotate).toBe(false);
+		const service = await run(drawnByNode({ whenNodeCannotDraw: 'service' }), [item]);
+		expect((server().requests[1].body as { annotate?: boolean }).annotate).toBe(true);
+		expect(service.items[0].binary?.data).toMatchObject({ fileName: 'cmyk.annotated.jpg' });
+		expect(service.bytes(service.items[0], 'data').equals(Buffer.from(server().predict('detect', cmyk, {}).image!, 'base64'))).toBe(true);
+		expect(service.items[0].json.warnings).toEqual(['The node could not draw the annotated picture: it is a CMYK JPEG; the item carries the service’s picture.']);
+	});
+});
