@@ -14,12 +14,14 @@
  * Each knob keeps one alert from being sent: with it off, the mails are not exactly the two below.
  * The SMTP server on 127.0.0.1 (lib/smtp) must receive exactly those two.
  */
+import { labelColor } from '../../nodes/ImageInference/picture/draw/palette';
+import { framedIn, pixelsOf } from '../harness/pictureChecks';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
 import { sha256 } from '../reference-server/faults';
 import type { Camera } from '../watch/camera';
 import { startCamera } from '../watch/camera';
 import type { FrontDoorLook } from '../watch/front-door';
-import { FRONT_DOOR_LOOKS, frontDoorAnswer, frontDoorFrame } from '../watch/front-door';
+import { CAR, FRONT_DOOR_LOOKS, VISITOR, frontDoorAnswer, frontDoorFrame } from '../watch/front-door';
 import { RestClient, activateCameraExample, e2eVersions, startSmtpCapture, type N8nHome, type SmtpCapture } from './lib';
 
 const SCRIPT = Object.keys(FRONT_DOOR_LOOKS) as FrontDoorLook[];
@@ -85,9 +87,14 @@ describe.each(e2eVersions())('examples/front-door.json activated in real n8n %s'
 		expect(smtp.messages.map(({ subject }) => subject)).toEqual(['Front door: person arrived', 'Front door: car arrived']);
 		expect(smtp.messages[0].text).toMatch(/^At the door: person\. In the driveway: nothing new\./);
 		expect(smtp.messages[1].text).toMatch(/^At the door: nobody new\. In the driveway: car\./);
+		// the node's own picture: what the example keeps framed (the visitor, then the car too), what it leaves out not
 		for (const [index, mail] of smtp.messages.entries()) {
 			expect(mail.attachments).toHaveLength(1);
-			expect(mail.attachments[0].content.equals(frontDoorFrame(index === 0 ? 'visitor' : 'car'))).toBe(true);
+			const look = index === 0 ? 'visitor' : 'car';
+			const drawn = pixelsOf(mail.attachments[0].content);
+			const plain = pixelsOf(frontDoorFrame(look));
+			const framed = FRONT_DOOR_LOOKS[look].map((box) => [box.label, box.x, framedIn(drawn, plain, box, labelColor(box.label))]);
+			expect(framed).toEqual(FRONT_DOOR_LOOKS[look].map((box) => [box.label, box.x, box === VISITOR || box === CAR]));
 		}
 	});
 });

@@ -6,7 +6,7 @@
  * (test/watch/frames.ts), one every 4 s:
  *   1 the road empty              first look: the baseline, nothing reported
  *   2 a car outside the driveway  left out by Only Objects in Zones: no change
- *   3 the car in the driveway     appeared: an e-mail, with the annotated photo
+ *   3 the car in the driveway     appeared: an e-mail, with the node's picture (the car framed, the driveway outlined)
  *   4 the same again              no change
  *   5 the road empty              the detector missed it once: held back (Departure After Looks 2)
  *   6–11 the car in the driveway  no change; the arrivals' cooldown ends meanwhile
@@ -19,6 +19,8 @@
  * comparison is read from n8n's own execution records (REST), and the last look from the
  * workflow's static data as n8n saved it.
  */
+import { labelColor, ZONE_COLOR } from '../../nodes/ImageInference/picture/draw/palette';
+import { channelDistance, framedIn, pixelsOf } from '../harness/pictureChecks';
 import { startReferenceServer, type ReferenceServer } from '../reference-server';
 import type { Camera } from '../watch/camera';
 import { startCamera } from '../watch/camera';
@@ -124,7 +126,15 @@ describe.each(e2eVersions())('examples/watch-a-camera.json activated in real n8n
 			const [photo] = mail.attachments;
 			expect(photo.filename).toBe('snapshot.annotated.jpg');
 			expect(photo.contentType).toBe('image/jpeg');
-			expect(photo.content.equals(Buffer.from(server.predict('detect', frame('carInZone'), {}).image!, 'base64'))).toBe(true);
+			// the node's own picture: the car framed in its label's colour, the driveway outlined in white, at the frame's size
+			const drawn = pixelsOf(photo.content);
+			const plain = pixelsOf(frame('carInZone'));
+			expect([drawn.width, drawn.height]).toEqual([plain.width, plain.height]);
+			const [car] = server.predict('detect', frame('carInZone'), {}).detections;
+			expect(framedIn(drawn, plain, car, labelColor('car'))).toBe(true);
+			// the middle of the driveway's top edge (0.38,0.53 to 0.52,0.53)
+			const edge = [Math.round(0.45 * drawn.width), Math.round(0.53 * drawn.height)] as const;
+			expect(channelDistance(drawn.pixel(...edge), ZONE_COLOR)).toBeLessThan(channelDistance(plain.pixel(...edge), ZONE_COLOR) - 50);
 		}
 
 		// what n8n saved: the key's last look in the node's static data

@@ -16,11 +16,11 @@ const POSTER = { label: 'person', confidence: 0.9, x: 95, y: 140, width: 40, hei
 /** Bottom centre (80, 330): on the doorstep; the door zone counts only people. */
 const CAT = { label: 'cat', confidence: 0.9, x: 60, y: 300, width: 40, height: 30 };
 /** Bottom centre (180, 320): at the door. */
-const VISITOR = { label: 'person', confidence: 0.92, x: 150, y: 120, width: 60, height: 200 };
+export const VISITOR = { label: 'person', confidence: 0.92, x: 150, y: 120, width: 60, height: 200 };
 /** Bottom centre (420, 270): in the driveway, which counts only cars. */
 const WALKER = { label: 'person', confidence: 0.88, x: 400, y: 150, width: 40, height: 120 };
 /** Bottom centre (525, 330): in the driveway. */
-const CAR = { label: 'car', confidence: 0.9, x: 450, y: 230, width: 150, height: 100 };
+export const CAR = { label: 'car', confidence: 0.9, x: 450, y: 230, width: 150, height: 100 };
 
 export const FRONT_DOOR_LOOKS = {
 	empty: [],

@@ -39,7 +39,7 @@ export interface HintedImage extends ImageNote {
  */
 export class ExecutionHints {
 	private readonly nothingFound: Array<ImageNote & { confidence?: number }> = [];
-	private readonly filtered: Array<ImageNote & { found: number; leftOut: LeftOutCounts }> = [];
+	private readonly filtered: Array<ImageNote & { found: number; leftOut: LeftOutCounts; drawnByNode: boolean }> = [];
 	private readonly classifyFiltered: Array<ImageNote & { given: number; kept: number; category: 'kept' | 'replaced' | 'none' }> = [];
 	private readonly skippedFiles = new Map<number, SkippedFile[]>();
 	private readonly largeImages: Array<ImageNote & { fileName: string; size: ImageSize }> = [];
@@ -63,9 +63,9 @@ export class ExecutionHints {
 	}
 
 	/** The node's own steps left out some of the objects the service found. */
-	leftOut(plan: HintedImage, found: number, leftOut: LeftOutCounts): void {
+	leftOut(plan: HintedImage, found: number, leftOut: LeftOutCounts, drawnByNode = false): void {
 		if (Object.values(leftOut).every((count) => count === 0)) return;
-		this.filtered.push({ itemIndex: plan.itemIndex, position: plan.position, found, leftOut });
+		this.filtered.push({ itemIndex: plan.itemIndex, position: plan.position, found, leftOut, drawnByNode });
 	}
 
 	/** Classify's Minimum Confidence per Label left out some of the service's predictions, or its category. */
@@ -142,7 +142,9 @@ export class ExecutionHints {
 			`${capitalized(joinWords(byFilter.map(([name]) => name)))} left out ${removed} of the ${found} objects the service found ` +
 				`(${itemList(this.filtered.map((note) => note.itemIndex))})` +
 				(byFilter.length > 1 ? `: ${byFilter.map(([name, count]) => `${name} ${count}`).join(', ')}` : '') +
-				'. Counts and summary are of the objects kept; the annotated image still shows every object the service drew.',
+				(this.filtered.every((note) => note.drawnByNode)
+					? '. Counts, summary and the annotated image (drawn by the node) are of the objects kept.'
+					: '. Counts and summary are of the objects kept; the annotated image still shows every object the service drew.'),
 		);
 	}
 

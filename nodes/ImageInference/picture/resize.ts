@@ -29,8 +29,8 @@ export function shrinkPicture(picture: RgbPicture, size: Size): RgbPicture {
 	if (size.width >= picture.width && size.height >= picture.height) return picture;
 	const across = coverage(picture.width, size.width);
 	const down = coverage(picture.height, size.height);
-	// rows first: each old row shrunk across, kept as fractions
-	const rows = new Float32Array(picture.height * size.width * 3);
+	// rows first: each old row shrunk across, kept in 256ths (half the memory of floats: a 2,000 × 1,500 step is 17 MB)
+	const rows = new Uint16Array(picture.height * size.width * 3);
 	for (let y = 0; y < picture.height; y++) {
 		const rowStart = y * picture.width * 3;
 		across.forEach(({ first, weights }, x) => {
@@ -44,9 +44,9 @@ export function shrinkPicture(picture: RgbPicture, size: Size): RgbPicture {
 				blue += picture.pixels[at + 2] * weight;
 			});
 			const to = (y * size.width + x) * 3;
-			rows[to] = red;
-			rows[to + 1] = green;
-			rows[to + 2] = blue;
+			rows[to] = Math.round(red * 256);
+			rows[to + 1] = Math.round(green * 256);
+			rows[to + 2] = Math.round(blue * 256);
 		});
 	}
 	const pixels = new Uint8Array(size.width * size.height * 3);
@@ -56,7 +56,7 @@ export function shrinkPicture(picture: RgbPicture, size: Size): RgbPicture {
 			weights.forEach((weight, offset) => {
 				sum += rows[(first + offset) * size.width * 3 + x] * weight;
 			});
-			pixels[y * size.width * 3 + x] = Math.round(sum);
+			pixels[y * size.width * 3 + x] = Math.round(sum / 256);
 		}
 	});
 	return { width: size.width, height: size.height, pixels };

@@ -223,7 +223,7 @@ async function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectField
 	warnings.push(...zoneWarnings);
 	context.hints.image(plan, size);
 	if (result.detections.length === 0) context.hints.nothing(plan, fields.request.confidence);
-	context.hints.leftOut(plan, result.detections.length, leftOut);
+	context.hints.leftOut(plan, result.detections.length, leftOut, fields.drawing !== undefined);
 	if (comparison) context.hints.look(plan, comparison.key, comparison.previousSeenAt === null, this.getMode() !== 'manual');
 
 	if (!size) warnings.push('The image’s size is unknown (an image URL without the annotated picture): relativeBox is null');
