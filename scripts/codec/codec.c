@@ -9,7 +9,7 @@
  *   facts() -> pointer to FACT_COUNT int32s     the results of the last call (see FACT_*)
  *   jpeg_read_header(bytes, length)           FACT_WIDTH, FACT_HEIGHT, FACT_COMPONENTS, FACT_COLOR_SPACE, FACT_PROGRESSIVE
  *   jpeg_start(scale_eighths) -> RGB pixels   FACT_WIDTH, FACT_HEIGHT of the scaled picture
- *   jpeg_read_rows(rows) -> 1 when done       FACT_WARNINGS: the data errors the decoder went past
+ *   jpeg_read_rows(rows) -> 1 when done       FACT_DAMAGE: the data errors the decoder went past that show
  *   png_decode(bytes, length) -> RGBA pixels  FACT_WIDTH, FACT_HEIGHT (0 and null on failure)
  *   jpeg_encode_start(width, height, quality) jpeg_encode_rows(rgb, rows) -> 1 when done
  *   jpeg_encode_finish() -> bytes             FACT_LENGTH
@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "jpeglib.h"
+#include "jerror.h"
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_NO_STDIO
@@ -33,7 +34,7 @@
 
 __attribute__((import_module("host"), import_name("fail"))) void host_fail(int code);
 
-enum { FACT_WIDTH, FACT_HEIGHT, FACT_COMPONENTS, FACT_COLOR_SPACE, FACT_PROGRESSIVE, FACT_WARNINGS, FACT_LENGTH, FACT_COUNT };
+enum { FACT_WIDTH, FACT_HEIGHT, FACT_COMPONENTS, FACT_COLOR_SPACE, FACT_PROGRESSIVE, FACT_DAMAGE, FACT_LENGTH, FACT_COUNT };
 static int facts_of_last_call[FACT_COUNT];
 
 /* A progressive JPEG can hold thousands of tiny scans, each a pass over the whole picture. */
@@ -42,8 +43,20 @@ static int facts_of_last_call[FACT_COUNT];
 #define MAX_MEMORY (768L * 1024 * 1024)
 
 static void on_error(j_common_ptr cinfo) { host_fail(cinfo->err->msg_code); }
+/*
+ * The data errors libjpeg goes past that leave visible damage (grey or smeared blocks). Others it
+ * warns of (extraneous bytes between markers, an unknown JFIF revision, a bad ICC marker) are
+ * common in cameras' pictures and change nothing drawn.
+ */
 static void on_message(j_common_ptr cinfo, int level) {
-	if (level < 0) facts_of_last_call[FACT_WARNINGS]++;
+	if (level >= 0) return;
+	switch (cinfo->err->msg_code) {
+	case JWRN_HIT_MARKER:
+	case JWRN_HUFF_BAD_CODE:
+	case JWRN_JPEG_EOF:
+	case JWRN_MUST_RESYNC:
+		facts_of_last_call[FACT_DAMAGE]++;
+	}
 }
 static void on_output(j_common_ptr cinfo) {}
 static void on_progress(j_common_ptr cinfo) {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,watch,tracking,trackingQuality,memory,trigger,versus,batch,workers]`:
+ * `npm run bench [-- --smoke] [-- --only=throughput,attachments,overhead,watch,tracking,trackingQuality,memory,trigger,drawing,versus,batch,workers]`:
  * the node's speed and memory against the reference server on loopback (the server runs in a
  * child process so only the node is measured), and a batch of phone photos in real n8n. Prints a
  * markdown table with the machine's load. --smoke runs every benchmark small, to prove they run;
@@ -27,6 +27,7 @@ import { phoneBatchRows } from './phone-batch-rows';
 import { queueWorkersRows } from './queue-workers';
 import { DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION, ensureN8n } from '../e2e/lib';
 import { TRIGGER_CAMERAS, triggerCameras } from './trigger-cameras';
+import { drawingRows } from './drawing';
 
 const smoke = process.argv.includes('--smoke');
 /** `--only=attachments,throughput`: run just those benchmarks (names as in main()). */
@@ -382,6 +383,9 @@ async function main() {
 		});
 		await measure('memory', '4. Peak RSS growth', () => memory(server));
 		await measure('trigger', '9. Image Inference Trigger', () => triggerBenchmark(server));
+		await measure('drawing', "10. The node's own picture", async () => {
+			for (const cells of await drawingRows()) row(...cells);
+		});
 		await measure('versus', '2. Against the HTTP Request node in real n8n', async () => {
 			for (const result of await compareWithHttpRequestNode(smoke)) row(...result);
 		});

@@ -4,8 +4,8 @@
  *     the published form: "All Images on the Item" detects on both photos and lists the text file;
  *   - an e-mail-like item built by a Code node (attachment_0 JPEG, attachment_1 PDF, attachment_2
  *     PNG) through "All Images on the Item", one item per object and a label filter;
- *   - examples/crop-and-classify-objects.json: Detect (one item per object, original image) → Edit
- *     Image Crop (GraphicsMagick) → Classify each crop → Aggregate → a notification-shaped message;
+ *   - examples/crop-and-classify-objects.json: Detect (one item per object, each with its crop:
+ *     Crop Each Object) → Classify each crop → Aggregate → a notification-shaped message;
  *   - an iPhone's HEIC photo: refused by Detect before any request with how to convert it, and
  *     converted that way (Edit Image, GraphicsMagick) then detected.
  * Every expected value comes from the reference server's own predictions.
@@ -185,21 +185,33 @@ describe.each(e2eVersions())('several images, object items and crops in real n8n
 			.slice(0, 10);
 		expect(boxes.map(({ label: l, confidence, x, y, width, height }) => ({ label: l, confidence, x, y, width, height }))).toEqual(expectedBoxes);
 
-		const { width: photoWidth, height: photoHeight } = decodeImage(CAR);
-		const crops = nodeItems(run!, 'Crop object');
+		const photo = decodeImage(CAR);
+		const photoPixel = (x: number, y: number) => [...photo.data.subarray((y * photo.width + x) * 4, (y * photo.width + x) * 4 + 3)];
+		const objects = nodeItems(run!, 'Detect objects');
 		const classified = nodeItems(run!, 'Classify crop');
-		expect(crops).toHaveLength(expectedBoxes.length);
 		expect(classified).toHaveLength(expectedBoxes.length);
-		const expectedCategories = crops.map((crop, index) => {
+		const expectedCategories = objects.map((object, index) => {
 			const box = expectedBoxes[index];
-			const bytes = readBinary(home, crop.binary!.image);
-			const x = Math.round(box.x);
-			const y = Math.round(box.y);
-			// x, y: the box's top-left corner in pixels, as the reference server measures it
-			expect(decodeImage(bytes)).toMatchObject({
-				width: Math.min(Math.round(box.width), photoWidth - x),
-				height: Math.min(Math.round(box.height), photoHeight - y),
-			});
+			expect(object.binary!.image).toMatchObject({ fileName: `car.crop-${index + 1}.jpg`, mimeType: 'image/jpeg' });
+			const bytes = readBinary(home, object.binary!.image);
+			const crop = decodeImage(bytes);
+			// its size: the box grown by a tenth, at least 32 pixels, at most the photo
+			const side = (boxSide: number, photoSide: number) => [Math.min(photoSide, Math.max(32, Math.floor(boxSide * 1.1))), Math.min(photoSide, Math.max(32, Math.ceil(boxSide * 1.1)))];
+			const [minWidth, maxWidth] = side(box.width, photo.width);
+			const [minHeight, maxHeight] = side(box.height, photo.height);
+			expect(crop.width).toBeGreaterThanOrEqual(minWidth);
+			expect(crop.width).toBeLessThanOrEqual(maxWidth);
+			expect(crop.height).toBeGreaterThanOrEqual(minHeight);
+			expect(crop.height).toBeLessThanOrEqual(maxHeight);
+			// its place: away from the photo's edges (where a crop is moved inside), its middle shows the photo at the box's middle
+			// (x, y: the top-left corner, as the reference server measures it)
+			const centreX = box.x + box.width / 2;
+			const centreY = box.y + box.height / 2;
+			const awayFromEdges = centreX - crop.width / 2 >= 1 && centreX + crop.width / 2 <= photo.width - 1 && centreY - crop.height / 2 >= 1 && centreY + crop.height / 2 <= photo.height - 1;
+			if (!awayFromEdges) return server.predict('classify', bytes, {}).category;
+			const middle = [...crop.data.subarray(((crop.height >> 1) * crop.width + (crop.width >> 1)) * 4, ((crop.height >> 1) * crop.width + (crop.width >> 1)) * 4 + 3)];
+			const boxMiddle = photoPixel(Math.round(centreX), Math.round(centreY));
+			expect(Math.max(...middle.map((value, channel) => Math.abs(value - boxMiddle[channel])))).toBeLessThan(40);
 			return server.predict('classify', bytes, {}).category;
 		});
 		expect(classified.map((item) => item.json.category)).toEqual(expectedCategories);

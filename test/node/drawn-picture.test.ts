@@ -81,4 +81,52 @@ describe('the annotated picture drawn by the node', () => {
 		expect(service.bytes(service.items[0], 'data').equals(Buffer.from(server().predict('detect', cmyk, {}).image!, 'base64'))).toBe(true);
 		expect(service.items[0].json.warnings).toEqual(['The node could not draw the annotated picture: it is a CMYK JPEG; the item carries the service’s picture.']);
 	});
+
+	describe('Blur These Labels', () => {
+		const RED: readonly number[] = [230, 40, 40];
+		// inside the red block (260, 30, 70 × 60), two pixels from its corner: blurred, grey from outside runs in
+		const nearRedCorner = [262, 32] as const;
+		const withOriginal = (options: Record<string, unknown>) => drawnByNode({ outputImages: 'both', annotatedImageField: 'annotated', ...options });
+
+		it('blurs the label’s boxes in the node’s picture and in the original, which goes on as a JPEG; the item’s own image is not passed on', async () => {
+			const plain = await run(withOriginal({}), [sceneItem()]);
+			expect(distance(pixelsOf(plain.bytes(plain.items[0], 'annotated')).pixel(...nearRedCorner), RED)).toBeLessThan(15);
+			const { items, bytes } = await run(withOriginal({ hideLabels: 'red' }), [sceneItem()]);
+			expect(Object.keys(items[0].binary ?? {}).sort()).toEqual(['annotated', 'original']);
+			expect(items[0].binary?.original).toMatchObject({ fileName: 'scene.blurred.jpg', mimeType: 'image/jpeg' });
+			for (const field of ['annotated', 'original']) {
+				const picture = pixelsOf(bytes(items[0], field));
+				expect([field, distance(picture.pixel(...nearRedCorner), RED) > 30]).toEqual([field, true]);
+			}
+			// a blue block is not blurred: its corner keeps its colour in the original
+			expect(distance(pixelsOf(bytes(items[0], 'original')).pixel(22, 22), [50, 90, 240])).toBeLessThan(15);
+			expect(items[0].json.warnings).toBeUndefined();
+		});
+
+		it('passes the unblurred original on only when asked by name', async () => {
+			const { items, bytes } = await run(withOriginal({ hideLabels: 'red', passUnblurredOriginal: true }), [sceneItem()]);
+			expect(Object.keys(items[0].binary ?? {}).sort()).toEqual(['annotated', 'data', 'original']);
+			expect(bytes(items[0], 'original').equals(SCENE)).toBe(true);
+			expect(distance(pixelsOf(bytes(items[0], 'annotated')).pixel(...nearRedCorner), RED)).toBeGreaterThan(30);
+		});
+
+		it('never falls back on the service’s picture, and says why a picture is missing', async () => {
+			const cmyk = readFileSync(join(__dirname, '..', 'fixtures', 'car-338x190-cmyk.jpg'));
+			const { items } = await run(withOriginal({ hideLabels: 'car', whenNodeCannotDraw: 'service' }), [sceneItem(cmyk, 'cmyk.jpg')]);
+			expect((server().requests[0].body as { annotate?: boolean }).annotate).toBe(false);
+			expect(items[0].binary).toBeUndefined();
+			expect(items[0].json.warnings).toEqual([
+				'The node could not draw the annotated picture: it is a CMYK JPEG; the item carries no annotated image.',
+				'The node could not blur the original image: it is a CMYK JPEG; the item carries no original image.',
+			]);
+		});
+
+		it('is refused before any request when empty, or with the service drawing', async () => {
+			const empty = await failureOf(run(withOriginal({ hideLabels: ' , ' }), [sceneItem()]));
+			expect(empty.message).toBe('Blur These Labels is empty');
+			const byService = await failureOf(run(detectParameters(server(), { options: { hideLabels: 'person' } }), [sceneItem()]));
+			expect(byService.message).toBe('Blur These Labels needs Annotated Image Drawn By: Node');
+			expect(server().requests).toHaveLength(0);
+		});
+	});
 });

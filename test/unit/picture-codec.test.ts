@@ -108,6 +108,14 @@ describe('the picture codec: JPEG', () => {
 		expect(new Set(picture.pixels.subarray(379 * rowBytes))).toEqual(new Set([128]));
 	});
 
+	it('does not call a JPEG damaged for the stray bytes cameras leave between its parts', async () => {
+		// three bytes before the end-of-image marker: libjpeg warns of extraneous data and reads on
+		const stray = Buffer.concat([car.subarray(0, car.length - 2), Buffer.from([0, 0, 0]), car.subarray(car.length - 2)]);
+		const { picture, damaged } = await decoded(stray);
+		expect(damaged).toBe(false);
+		expect(Buffer.compare(picture.pixels, (await decoded(car)).picture.pixels)).toBe(0);
+	});
+
 	it('refuses, before decoding, a header that declares more pixels than it decodes', async () => {
 		const bomb = Buffer.from(car);
 		// car.jpg's start of frame (FFC0): length, precision, then height and width

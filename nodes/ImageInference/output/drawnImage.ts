@@ -1,18 +1,49 @@
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
 
 import { decodeBase64 } from '../input/base64';
 import type { ImageInput } from '../input/imageInput';
 import { resolveImage } from '../input/imageInput';
-import type { DrawingSettings, PictureMarks } from '../picture/drawnPicture';
-import { drawPicture, zoneMarks } from '../picture/drawnPicture';
+import type { DrawingSettings, HiddenBoxes, PictureMarks } from '../picture/drawnPicture';
+import { croppedPictures, drawPicture, hiddenPicture, zoneMarks } from '../picture/drawnPicture';
+import type { PrivacyEffect } from '../picture/privacy';
 import type { Size } from '../pipeline/geometry';
 import type { DetectionResults } from '../pipeline/steps';
-import type { ZoneAndSizeOptions } from '../pipeline/types';
+import type { PlacedDetection, ZoneAndSizeOptions } from '../pipeline/types';
 
 /** How the node draws its own annotated picture (Detect's drawing options, read before any request). */
-export interface NodeDrawing extends DrawingSettings {
-	/** Carry the service's picture when the node cannot draw (the service is then asked for one). */
+export interface NodeDrawing extends Omit<DrawingSettings, 'hide'> {
+	/** Carry the service's picture when the node cannot draw (the service is then asked for one); never with Blur These Labels. */
 	serviceFallback: boolean;
+}
+
+/** Blur These Labels (Detect's options, read before any request). */
+export interface Privacy {
+	labels: string[];
+	effect: PrivacyEffect;
+	passUnblurredOriginal: boolean;
+}
+
+/** What to hide in one image: the labels' boxes among every detection the service returned (placed by the pipeline). */
+export interface HideRequest {
+	labels: string[];
+	effect: PrivacyEffect;
+	placed: readonly PlacedDetection[];
+}
+
+const QUALITY_OF_BLURRED_ORIGINAL = 92;
+
+/** The boxes to hide, in fractions of the picture; a reason when one of them cannot be placed (the image's size unknown). */
+function boxesToHide(hide: HideRequest): HiddenBoxes | { unplaced: string } {
+	const labels = new Set(hide.labels);
+	const hidden = hide.placed.filter((detection) => labels.has(detection.label));
+	const boxes = hidden.flatMap((detection) => (detection.relativeBox ? [detection.relativeBox] : []));
+	if (boxes.length < hidden.length) return { unplaced: 'the image’s size is unknown, so the boxes to blur cannot be placed' };
+	return { boxes, effect: hide.effect };
+}
+
+/** The item's files without its pictures (by their type): with Blur These Labels, none goes on unblurred. */
+export function withoutImageFiles(binary: IBinaryKeyData): IBinaryKeyData {
+	return Object.fromEntries(Object.entries(binary).filter(([, file]) => !file.mimeType?.startsWith('image/')));
 }
 
 /** `street.png` -> `street.annotated.jpg`: the node's picture is always a JPEG. */
@@ -37,10 +68,12 @@ export async function drawnAnnotatedImage(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	image: ImageInput,
-	drawing: NodeDrawing,
+	drawing: NodeDrawing & { hide?: HideRequest },
 	marks: { results: DetectionResults; zonesAndSizes: ZoneAndSizeOptions; size: Size | undefined },
-	fallback: IBinaryData | undefined,
+	servicePicture: IBinaryData | undefined,
 ): Promise<{ binary?: IBinaryData; warning?: string }> {
+	// the service's picture shows every face unblurred: never a fallback with Blur These Labels
+	const fallback = drawing.hide ? undefined : servicePicture;
 	const cannot = (reason: string) => ({
 		...(fallback ? { binary: fallback } : {}),
 		warning: `The node could not draw the annotated picture: ${reason}; the item carries ${fallback ? 'the service’s picture' : 'no annotated image'}.`,
@@ -52,11 +85,83 @@ export async function drawnAnnotatedImage(
 		const places = marks.size || marks.zonesAndSizes.units === 'relative' ? zoneMarks(marks.zonesAndSizes, marks.size ?? { width: 1, height: 1 }) : { zones: [], ignoreRegions: [] };
 		const pictureMarks: PictureMarks = { detections: marks.results.detections, ...places };
 		const orientation = image.source === 'url' ? undefined : image.size?.orientation;
-		const drawn = await drawPicture(bytes, orientation, pictureMarks, drawing);
+		const hide = drawing.hide && boxesToHide(drawing.hide);
+		if (hide && 'unplaced' in hide) return cannot(hide.unplaced);
+		const drawn = await drawPicture(bytes, orientation, pictureMarks, { ...drawing, hide });
 		if (drawn.unreadable !== undefined) return cannot(drawn.unreadable);
 		const binary = await this.helpers.prepareBinaryData(drawn.jpeg, drawnFileName(image.fileName), 'image/jpeg');
 		return drawn.damaged ? { binary, warning: 'The image’s file is damaged: the node drew on as much of it as could be decoded (the rest is grey).' } : { binary };
 	} catch (error) {
 		return cannot(`${(error as Error).message || String(error)}`);
+	}
+}
+
+/** `street.png` -> `street.blurred.jpg`. */
+function blurredFileName(inputFileName: string): string {
+	return `${inputFileName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'image'}.blurred.jpg`;
+}
+
+/**
+ * The original image with Blur These Labels' boxes hidden, at its full size, upright, as a JPEG;
+ * or none, with a warning saying why: the unblurred original never goes on in its place.
+ */
+export async function hiddenOriginal(this: IExecuteFunctions, itemIndex: number, image: ImageInput, hide: HideRequest): Promise<{ binary?: IBinaryData; warning?: string }> {
+	const cannot = (reason: string) => ({ warning: `The node could not blur the original image: ${reason}; the item carries no original image.` });
+	try {
+		const bytes = await imageBytes.call(this, itemIndex, image);
+		if (!bytes) return cannot('an image URL gives the node no file');
+		const boxes = boxesToHide(hide);
+		if ('unplaced' in boxes) return cannot(boxes.unplaced);
+		const hidden = await hiddenPicture(bytes, image.source === 'url' ? undefined : image.size?.orientation, boxes, QUALITY_OF_BLURRED_ORIGINAL);
+		if (hidden.unreadable !== undefined) return cannot(hidden.unreadable);
+		return { binary: await this.helpers.prepareBinaryData(hidden.jpeg, blurredFileName(image.fileName), 'image/jpeg') };
+	} catch (error) {
+		return cannot(`${(error as Error).message || String(error)}`);
+	}
+}
+
+/** Crop Each Object (Detect's options, read before any request). */
+export interface CropSettings {
+	padding: number;
+	minSide: number;
+	/** The output binary field of each object's crop. */
+	field: string;
+}
+
+const QUALITY_OF_CROPS = 92;
+
+/**
+ * Each kept object's crop as a file (`<input name>.crop-<n>.jpg`, n from 1 in the objects' order),
+ * with Blur These Labels' boxes hidden; none for an object whose box is not known, with a warning,
+ * and none at all when the file cannot be read, with a warning saying why.
+ */
+export async function objectCrops(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	image: ImageInput,
+	detections: readonly PlacedDetection[],
+	settings: CropSettings,
+	hideRequest: HideRequest | undefined,
+): Promise<{ crops: Array<IBinaryData | undefined>; warnings: string[] }> {
+	const none = (reason: string) => ({ crops: [], warnings: [`The node could not crop the objects: ${reason}; the items carry no crops.`] });
+	try {
+		const bytes = await imageBytes.call(this, itemIndex, image);
+		if (!bytes) return none('an image URL gives the node no file');
+		const hide = hideRequest && boxesToHide(hideRequest);
+		if (hide && 'unplaced' in hide) return none(hide.unplaced);
+		const orientation = image.source === 'url' ? undefined : image.size?.orientation;
+		const boxes = detections.map((detection) => detection.relativeBox);
+		const cropped = await croppedPictures(bytes, orientation, boxes, { ...settings, quality: QUALITY_OF_CROPS }, hide);
+		if (cropped.unreadable !== undefined) return none(cropped.unreadable);
+		const base = image.fileName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'image';
+		const crops: Array<IBinaryData | undefined> = [];
+		for (const [index, jpeg] of cropped.crops.entries()) {
+			crops.push(jpeg && (await this.helpers.prepareBinaryData(jpeg, `${base}.crop-${index + 1}.jpg`, 'image/jpeg')));
+		}
+		const warnings = crops.includes(undefined) ? ['The image’s size is unknown: objects without a relativeBox carry no crop.'] : [];
+		if (cropped.damaged) warnings.push('The image’s file is damaged: the crops are of as much of it as could be decoded (the rest is grey).');
+		return { crops, warnings };
+	} catch (error) {
+		return none(`${(error as Error).message || String(error)}`);
 	}
 }

@@ -1,10 +1,13 @@
-import type { Point, Size } from '../pipeline/geometry';
+import type { Box, Point, Size } from '../pipeline/geometry';
 import type { DetectionTrack } from '../pipeline/tracking';
 import type { PlacedDetection, ZoneAndSizeOptions } from '../pipeline/types';
 import { decodePicture, encodeJpeg } from './codec/codec';
 import type { RgbPicture } from './codec/codec';
+import { cropAround } from './crop';
 import { drawTag, strokeBox, strokePolygon } from './draw/canvas';
 import { IGNORE_REGION_COLOR, ZONE_COLOR, ZONE_EDGE_COLOR, labelColor } from './draw/palette';
+import type { PrivacyEffect } from './privacy';
+import { hideBoxes } from './privacy';
 import { shrinkPicture, sizeWithin } from './resize';
 import { uprightPicture } from './upright';
 
@@ -23,6 +26,13 @@ export interface DrawingSettings {
 	maxSide?: number;
 	/** JPEG quality, 1–100. */
 	quality: number;
+	/** Boxes (in fractions of the picture as people see it) made unrecognisable before anything is drawn. */
+	hide?: HiddenBoxes;
+}
+
+export interface HiddenBoxes {
+	boxes: readonly Box[];
+	effect: PrivacyEffect;
 }
 
 export type DrawnPicture = { jpeg: Buffer; size: Size; damaged: boolean; unreadable?: undefined } | { unreadable: string };
@@ -102,7 +112,46 @@ export async function drawPicture(
 	if (decoded.unreadable !== undefined) return decoded;
 	const upright = uprightPicture(decoded.picture, orientation);
 	const picture = shrinkPicture(upright, sizeWithin(upright, settings.maxSide));
+	if (settings.hide) hideBoxes(picture, settings.hide.boxes, settings.hide.effect);
 	drawMarks(picture, marks, settings);
 	const jpeg = await encodeJpeg(picture, settings.quality, yieldToEventLoop);
 	return { jpeg, size: { width: picture.width, height: picture.height }, damaged: decoded.damaged };
+}
+
+/** The whole picture, upright and at its full size, with the boxes hidden, as a JPEG of `quality`; or why the file cannot be read. */
+export async function hiddenPicture(
+	bytes: Uint8Array,
+	orientation: number | undefined,
+	hide: HiddenBoxes,
+	quality: number,
+	yieldToEventLoop?: () => Promise<void>,
+): Promise<DrawnPicture> {
+	const decoded = await decodePicture(bytes, { yieldToEventLoop });
+	if (decoded.unreadable !== undefined) return decoded;
+	const picture = uprightPicture(decoded.picture, orientation);
+	hideBoxes(picture, hide.boxes, hide.effect);
+	const jpeg = await encodeJpeg(picture, quality, yieldToEventLoop);
+	return { jpeg, size: { width: picture.width, height: picture.height }, damaged: decoded.damaged };
+}
+
+/**
+ * Each box's crop (cropAround: the box grown by `padding`, at least `minSide`) from the whole
+ * picture, upright, at its full size, with `hide`'s boxes hidden first; a JPEG each, none for a box
+ * not known. Or why the file cannot be read.
+ */
+export async function croppedPictures(
+	bytes: Uint8Array,
+	orientation: number | undefined,
+	boxes: ReadonlyArray<Box | null>,
+	crop: { padding: number; minSide: number; quality: number },
+	hide?: HiddenBoxes,
+	yieldToEventLoop?: () => Promise<void>,
+): Promise<{ crops: Array<Buffer | undefined>; damaged: boolean; unreadable?: undefined } | { unreadable: string }> {
+	const decoded = await decodePicture(bytes, { yieldToEventLoop });
+	if (decoded.unreadable !== undefined) return decoded;
+	const picture = uprightPicture(decoded.picture, orientation);
+	if (hide) hideBoxes(picture, hide.boxes, hide.effect);
+	const crops: Array<Buffer | undefined> = [];
+	for (const box of boxes) crops.push(box ? await encodeJpeg(cropAround(picture, box, crop.padding, crop.minSide), crop.quality, yieldToEventLoop) : undefined);
+	return { crops, damaged: decoded.damaged };
 }

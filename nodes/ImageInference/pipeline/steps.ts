@@ -54,7 +54,8 @@ export function readDetectionOptions(this: IExecuteFunctions, itemIndex: number,
 
 /**
  * The service's answer through the steps, then counted, then (with a Watch Key) compared with the
- * key's previous look in `store`, the workflow's static data. `picture` is the image the boxes
+ * key's previous look in `store`, the workflow's static data. `placed` is every detection of the
+ * answer placed in the picture, before any step. `picture` is the image the boxes
  * are in: its pixel size and EXIF orientation.
  */
 export function runDetectionPipeline(
@@ -62,9 +63,11 @@ export function runDetectionPipeline(
 	picture: StoredPicture | undefined,
 	options: DetectionOptions,
 	watch?: { watch: Watch; store: IDataObject; now: number },
-): { results: DetectionResults; leftOut: LeftOutCounts; warnings: string[]; comparison?: Comparison; tracking?: TrackingResult } {
+): { results: DetectionResults; placed: PlacedDetection[]; leftOut: LeftOutCounts; warnings: string[]; comparison?: Comparison; tracking?: TrackingResult } {
 	const image = imageFacts(options.zonesAndSizes, picture);
-	let detections = answer.detections.map((detection) => placeDetection(detection, image, options.zonesAndSizes.anchor));
+	// every object the service found, placed: what Blur These Labels hides, whatever the steps keep
+	const placed = answer.detections.map((detection) => placeDetection(detection, image, options.zonesAndSizes.anchor));
+	let detections = placed;
 	const leftOut: LeftOutCounts = {};
 	for (const step of DETECTION_STEPS) {
 		const kept = step.keep(detections, image, options);
@@ -73,7 +76,7 @@ export function runDetectionPipeline(
 	}
 	const results: DetectionResults = { detections, ...countDetections(detections, answer.labelsCount, image) };
 	const warnings = zonesPastTheImage(options.zonesAndSizes, image.size);
-	if (!watch) return { results, leftOut, warnings };
+	if (!watch) return { results, placed, leftOut, warnings };
 	let tracked: ReturnType<typeof trackObjects> | undefined;
 	const settings = watch.watch.tracking;
 	const tracking =
@@ -90,7 +93,7 @@ export function runDetectionPipeline(
 	const setAside = (state: TrackingState, baseline: boolean) => (image.size ? moveSetAsideTracks(state, detections as TrackedObject[], watch.now, baseline) : new Set<StoredTrack>());
 	const look = { counts: results.countsByLabel, zones: results.countsByZone, tracking, setAside };
 	const comparison = compareWithPreviousLook(watch.store, watch.watch, look, watch.now, warnings);
-	if (!tracked) return { results, leftOut, warnings, comparison };
+	if (!tracked) return { results, placed, leftOut, warnings, comparison };
 	// the detections are this answer's own (placeDetection made them): each gains its track's fields
 	tracked.detections.forEach((track, index) => {
 		const detection: PlacedDetection & Partial<DetectionTrack> = detections[index];
@@ -99,5 +102,5 @@ export function runDetectionPipeline(
 		detection.seenForSeconds = track.seenForSeconds;
 		if (track.secondsInZones) detection.secondsInZones = track.secondsInZones;
 	});
-	return { results, leftOut, warnings, comparison, tracking: tracked.result };
+	return { results, placed, leftOut, warnings, comparison, tracking: tracked.result };
 }

@@ -7,8 +7,9 @@ import type { ImageInput, ImageSource } from '../../input/imageInput';
 import type { ImageSize } from '../../input/imageSize';
 import { originalBinary, readSizeFromWholeFile } from '../../input/imageInput';
 import { readAnnotatedImage } from '../../output/annotatedImage';
-import type { NodeDrawing } from '../../output/drawnImage';
-import { drawnAnnotatedImage } from '../../output/drawnImage';
+import type { CropSettings, NodeDrawing, Privacy } from '../../output/drawnImage';
+import { drawnAnnotatedImage, hiddenOriginal, objectCrops, withoutImageFiles } from '../../output/drawnImage';
+import { parseLabelList } from '../../pipeline/labels';
 import { aboutTheImage, outputItem, passedThroughBinaries } from '../../output/outputItem';
 import { runsAsTool } from '../../output/toolResult';
 import { readChoice, readFieldName, readOptionalBoolean, readOptionalNumber, readOptions } from '../../parameters/readers';
@@ -35,7 +36,14 @@ import {
 } from './detect.description';
 import {
 	ANNOTATED_BY,
+	CROP_MIN_SIDE_BOUNDS,
+	CROP_PADDING_BOUNDS,
 	DEFAULT_ANNOTATED_BY,
+	DEFAULT_CROP_FIELD,
+	DEFAULT_CROP_MIN_SIDE,
+	DEFAULT_CROP_PADDING,
+	DEFAULT_HIDE_WITH,
+	HIDE_WITH,
 	DEFAULT_JPEG_QUALITY,
 	DEFAULT_MAX_SIDE,
 	DEFAULT_WHEN_NODE_CANNOT_DRAW,
@@ -58,6 +66,10 @@ export interface DetectFields {
 	imageFields: { annotated?: string; original?: string };
 	/** How the node draws the annotated picture itself; absent when the service draws it (or none is wanted). */
 	drawing?: NodeDrawing;
+	/** Blur These Labels: what is hidden in every picture the node outputs. */
+	privacy?: Privacy;
+	/** Crop Each Object (One Item per Object). */
+	crops?: CropSettings;
 	watch?: Watch;
 }
 
@@ -71,7 +83,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 	const asTool = runsAsTool(this);
 	// an agent's tool result carries no picture, so the service is not asked to draw one
 	const imageFields = asTool ? {} : readImageFields.call(this, itemIndex, options, imageSource);
-	const drawing = imageFields.annotated ? readNodeDrawing.call(this, itemIndex, options, imageSource, showProb) : undefined;
+	const privacy = asTool ? undefined : readPrivacy.call(this, itemIndex, options);
+	const drawing = imageFields.annotated ? readNodeDrawing.call(this, itemIndex, options, imageSource, showProb, privacy !== undefined) : undefined;
 	if (confidence !== undefined) request.confidence = confidence;
 	// no annotated picture is wanted from the service: it need not draw one
 	if (drawing) request.annotate = drawing.serviceFallback;
@@ -95,23 +108,73 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 				'Turn off Retry On Fail in this node’s Settings: after a failed first item n8n would run the whole node again, comparing with the looks of the run it replaces, and the arrivals that run saw would never be reported. The node’s own Options > Retries retries each image’s request.',
 		});
 	}
+	const outputItems: OutputItems = asTool
+		? 'image'
+		: readChoice(this, itemIndex, this.getNodeParameter('outputItems', itemIndex, DEFAULT_OUTPUT_ITEMS), OUTPUT_ITEMS, 'Output Items');
+	const crops = outputItems === 'object' ? readCrops.call(this, itemIndex, options, imageSource) : undefined;
 	return {
 		request,
 		detections,
 		// an agent's tool gets one compact result per image, whatever Output Items says
-		outputItems: asTool
-			? 'image'
-			: readChoice(this, itemIndex, this.getNodeParameter('outputItems', itemIndex, DEFAULT_OUTPUT_ITEMS), OUTPUT_ITEMS, 'Output Items'),
+		outputItems,
 		includeImagesWithoutObjects:
 			readOptionalBoolean.call(this, itemIndex, options, 'includeImagesWithoutObjects', 'Include Images Without Objects') ?? false,
 		imageFields,
 		...(drawing ? { drawing } : {}),
+		...(privacy ? { privacy } : {}),
+		...(crops ? { crops } : {}),
 		watch,
 	};
 }
 
+/** Crop Each Object's settings, when it is on (checked before any request). */
+function readCrops(this: IExecuteFunctions, itemIndex: number, options: IDataObject, imageSource: ImageSource): CropSettings | undefined {
+	if (!readOptionalBoolean.call(this, itemIndex, options, 'cropObjects', 'Crop Each Object')) return undefined;
+	if (imageSource === 'url') {
+		throw new NodeOperationError(this.getNode(), 'The node cannot crop the objects of an image URL: it never has the image’s file', {
+			itemIndex,
+			description: 'Turn Crop Each Object off, or download the image with HTTP Request first and pass it as a file.',
+		});
+	}
+	return {
+		padding: readOptionalNumber.call(this, itemIndex, options, 'cropPadding', 'Crop Padding', CROP_PADDING_BOUNDS) ?? DEFAULT_CROP_PADDING,
+		minSide: readOptionalNumber.call(this, itemIndex, options, 'cropMinSide', 'Crop Min Side (Pixels)', CROP_MIN_SIDE_BOUNDS) ?? DEFAULT_CROP_MIN_SIDE,
+		field: options.cropField === undefined ? DEFAULT_CROP_FIELD : readFieldName.call(this, itemIndex, options.cropField, 'Put Crop in Field'),
+	};
+}
+
+/** Blur These Labels and how, when set (checked before any request): it needs the node to draw. */
+function readPrivacy(this: IExecuteFunctions, itemIndex: number, options: IDataObject): Privacy | undefined {
+	const labels = parseLabelList(options.hideLabels);
+	if (labels === undefined || (labels.length === 0 && options.hideLabels === '')) return undefined;
+	if (labels.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Blur These Labels is empty', {
+			itemIndex,
+			description: 'Enter the labels to blur, separated by commas (e.g. "person, license-plate"), or remove the option.',
+		});
+	}
+	if ((options.annotatedBy ?? DEFAULT_ANNOTATED_BY) !== 'node') {
+		throw new NodeOperationError(this.getNode(), 'Blur These Labels needs Annotated Image Drawn By: Node', {
+			itemIndex,
+			description: 'The service’s picture shows every box it found, unblurred. Set Annotated Image Drawn By to Node, in the same Options.',
+		});
+	}
+	return {
+		labels,
+		effect: readChoice(this, itemIndex, options.hideWith ?? DEFAULT_HIDE_WITH, HIDE_WITH, 'Hide With'),
+		passUnblurredOriginal: readOptionalBoolean.call(this, itemIndex, options, 'passUnblurredOriginal', 'Pass On the Unblurred Original') ?? false,
+	};
+}
+
 /** Detect's drawing options, when the node draws the annotated picture itself (checked before any request). */
-function readNodeDrawing(this: IExecuteFunctions, itemIndex: number, options: IDataObject, imageSource: ImageSource, showConfidence: boolean | undefined): NodeDrawing | undefined {
+function readNodeDrawing(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	imageSource: ImageSource,
+	showConfidence: boolean | undefined,
+	hides: boolean,
+): NodeDrawing | undefined {
 	const annotatedBy = readChoice(this, itemIndex, options.annotatedBy ?? DEFAULT_ANNOTATED_BY, ANNOTATED_BY, 'Annotated Image Drawn By');
 	if (annotatedBy === 'service') return undefined;
 	if (imageSource === 'url') {
@@ -126,7 +189,8 @@ function readNodeDrawing(this: IExecuteFunctions, itemIndex: number, options: ID
 		showZones: readOptionalBoolean.call(this, itemIndex, options, 'showZones', 'Show Zones on Image') ?? true,
 		maxSide: readOptionalNumber.call(this, itemIndex, options, 'maxSide', 'Max Side (Pixels)', MAX_SIDE_BOUNDS) ?? DEFAULT_MAX_SIDE,
 		quality: readOptionalNumber.call(this, itemIndex, options, 'jpegQuality', 'JPEG Quality', JPEG_QUALITY_BOUNDS) ?? DEFAULT_JPEG_QUALITY,
-		serviceFallback: whenNodeCannotDraw === 'service',
+		// the service's picture shows what Blur These Labels hides: it is not asked for one
+		serviceFallback: whenNodeCannotDraw === 'service' && !hides,
 	};
 }
 
@@ -181,7 +245,9 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 		beforeSending: async (image) => await learnSizeBeforeSending.call(this, plan.itemIndex, image, fields.detections.zonesAndSizes),
 	});
 
-	const binary = passedThroughBinaries.call(this, plan.itemIndex, plan.passThrough);
+	const passedThrough = passedThroughBinaries.call(this, plan.itemIndex, plan.passThrough);
+	// the item's own pictures, unblurred, do not go on with Blur These Labels
+	const binary = fields.privacy && !fields.privacy.passUnblurredOriginal ? withoutImageFiles(passedThrough) : passedThrough;
 	const warnings: string[] = [];
 	let annotatedSize: ImageSize | undefined;
 	let servicePictureFile: IBinaryData | undefined;
@@ -195,7 +261,8 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 	}
 	const boxesIn = servicePicture(plan.image.source === 'url' ? undefined : plan.image.size, annotatedSize);
 	const size = boxesIn && uprightSize(boxesIn);
-	if (fields.imageFields.original) {
+	// with Blur These Labels, the original goes on blurred: made once the answer's boxes are placed
+	if (fields.imageFields.original && (!fields.privacy || fields.privacy.passUnblurredOriginal)) {
 		const original = await originalBinary.call(this, plan.itemIndex, plan.image);
 		if (original) binary[fields.imageFields.original] = original;
 	}
@@ -219,7 +286,7 @@ async function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectField
 	const { fields } = plan;
 	const { result, boxesIn, size, binary, warnings } = answered;
 	const watch = fields.watch && { watch: { ...fields.watch, settings: settingsWithModel(fields.watch.settings, plan.modelId) }, store: this.getWorkflowStaticData('node'), now: Date.now() };
-	const { results, leftOut, warnings: zoneWarnings, comparison, tracking } = runDetectionPipeline(result, boxesIn, fields.detections, watch);
+	const { results, placed, leftOut, warnings: zoneWarnings, comparison, tracking } = runDetectionPipeline(result, boxesIn, fields.detections, watch);
 	warnings.push(...zoneWarnings);
 	context.hints.image(plan, size);
 	if (result.detections.length === 0) context.hints.nothing(plan, fields.request.confidence);
@@ -227,11 +294,17 @@ async function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectField
 	if (comparison) context.hints.look(plan, comparison.key, comparison.previousSeenAt === null, this.getMode() !== 'manual');
 
 	if (!size) warnings.push('The image’s size is unknown (an image URL without the annotated picture): relativeBox is null');
+	const hide = fields.privacy && { labels: fields.privacy.labels, effect: fields.privacy.effect, placed };
 	if (fields.drawing && fields.imageFields.annotated) {
 		const marks = { results, zonesAndSizes: fields.detections.zonesAndSizes, size };
-		const drawn = await drawnAnnotatedImage.call(this, plan.itemIndex, plan.image, fields.drawing, marks, answered.servicePictureFile);
+		const drawn = await drawnAnnotatedImage.call(this, plan.itemIndex, plan.image, { ...fields.drawing, hide }, marks, answered.servicePictureFile);
 		if (drawn.binary) binary[fields.imageFields.annotated] = drawn.binary;
 		if (drawn.warning) warnings.push(drawn.warning);
+	}
+	if (hide && fields.imageFields.original && fields.privacy?.passUnblurredOriginal === false) {
+		const original = await hiddenOriginal.call(this, plan.itemIndex, plan.image, hide);
+		if (original.binary) binary[fields.imageFields.original] = original.binary;
+		if (original.warning) warnings.push(original.warning);
 	}
 	const aboutImage: IDataObject = {
 		...aboutTheImage(plan.image, size, plan.skippedFiles),
@@ -240,7 +313,13 @@ async function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectField
 		...(comparison ? { comparison: comparison as unknown as IDataObject } : {}),
 		...(tracking ? { tracking: tracking as unknown as IDataObject } : {}),
 	};
-	const items = detectOutputItems(results, aboutImage, binary, plan.itemIndex, fields);
+	let crops: Array<IBinaryData | undefined> = [];
+	if (fields.crops && results.detections.length > 0) {
+		const cropped = await objectCrops.call(this, plan.itemIndex, plan.image, results.detections, fields.crops, hide);
+		crops = cropped.crops;
+		warnings.push(...cropped.warnings);
+	}
+	const items = detectOutputItems(results, aboutImage, binary, plan.itemIndex, fields, crops);
 	if (items.length === 0) context.hints.warningsWithoutItem(plan, warnings);
 	return items;
 }
@@ -255,18 +334,23 @@ async function learnSizeBeforeSending(this: IExecuteFunctions, itemIndex: number
 	requireSize.call(this, itemIndex, options, image.size, 'beforeSending');
 }
 
-/** One item for the image, or one per object (Output Items). */
+/** One item for the image, or one per object (Output Items), each with its crop when Crop Each Object is on. */
 function detectOutputItems(
 	results: DetectionResults,
 	aboutImage: IDataObject,
 	binary: IBinaryKeyData,
 	itemIndex: number,
 	fields: DetectFields,
+	crops: ReadonlyArray<IBinaryData | undefined>,
 ): INodeExecutionData[] {
 	if (fields.outputItems === 'image') return [outputItem({ ...results, ...aboutImage }, binary, itemIndex)];
 	const objectCount = results.detections.length;
 	if (objectCount === 0) return fields.includeImagesWithoutObjects ? [outputItem({ objectCount: 0, ...aboutImage }, binary, itemIndex)] : [];
-	return results.detections.map((detection, objectIndex) => outputItem({ ...detection, objectIndex, objectCount, ...aboutImage }, binary, itemIndex));
+	return results.detections.map((detection, objectIndex) => {
+		const crop = crops[objectIndex];
+		const files = crop && fields.crops ? { ...binary, [fields.crops.field]: crop } : binary;
+		return outputItem({ ...detection, objectIndex, objectCount, ...aboutImage }, files, itemIndex);
+	});
 }
 
 export const detect: Operation<DetectFields> = { description, readsModel: true, prepare, execute };

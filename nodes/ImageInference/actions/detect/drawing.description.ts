@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 export const ANNOTATED_BY = ['service', 'node'] as const;
+export const HIDE_WITH = ['blur', 'pixelate'] as const;
+export const DEFAULT_HIDE_WITH = 'blur';
 export const WHEN_NODE_CANNOT_DRAW = ['none', 'service'] as const;
 
 // what the node does when these options are not set; the editor shows the same
@@ -9,6 +11,13 @@ export const DEFAULT_WHEN_NODE_CANNOT_DRAW = 'none';
 export const DEFAULT_MAX_SIDE = 1920;
 export const DEFAULT_JPEG_QUALITY = 85;
 export const MAX_SIDE_BOUNDS = { min: 64, max: 10000, integer: true } as const;
+export const DEFAULT_CROP_PADDING = 0.1;
+export const DEFAULT_CROP_MIN_SIDE = 32;
+export const DEFAULT_CROP_FIELD = 'crop';
+export const CROP_PADDING_BOUNDS = { min: 0, max: 1 } as const;
+export const CROP_MIN_SIDE_BOUNDS = { min: 0, max: 10000, integer: true } as const;
+
+const oneItemPerObject = { show: { '/outputItems': ['object'] } };
 export const JPEG_QUALITY_BOUNDS = { min: 1, max: 100, integer: true } as const;
 
 const drawnByNode = { show: { annotatedBy: ['node'] } };
@@ -30,6 +39,54 @@ export const drawingOptions: INodeProperties[] = [
 		],
 		default: DEFAULT_ANNOTATED_BY,
 		description: 'Who draws the annotated picture',
+	},
+	{
+		displayName: 'Blur These Labels',
+		name: 'hideLabels',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. person, face, license-plate',
+		description:
+			'Every box of these labels the service found (also those the filters leave out) is blurred in every picture the node outputs: its annotated picture and the original image. Needs Annotated Image Drawn By: Node. Comma-separated, matched exactly as the service spells them. What the model did not find is not blurred.',
+	},
+	{
+		displayName: 'Crop Each Object',
+		name: 'cropObjects',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether each object’s item carries its crop as a JPEG file (Put Crop in Field): its box grown by Crop Padding, at least Crop Min Side, cut from the image’s own file (JPEG or PNG) at full size, for Classify or a face check',
+		displayOptions: oneItemPerObject,
+	},
+	{
+		displayName: 'Crop Min Side (Pixels)',
+		name: 'cropMinSide',
+		type: 'number',
+		default: DEFAULT_CROP_MIN_SIDE,
+		typeOptions: { minValue: CROP_MIN_SIDE_BOUNDS.min, maxValue: CROP_MIN_SIDE_BOUNDS.max, numberPrecision: 0 },
+		description: 'A crop is at least this wide and high where the image allows: a small object keeps some of its surroundings',
+		displayOptions: oneItemPerObject,
+	},
+	{
+		displayName: 'Crop Padding',
+		name: 'cropPadding',
+		type: 'number',
+		default: DEFAULT_CROP_PADDING,
+		typeOptions: { minValue: CROP_PADDING_BOUNDS.min, maxValue: CROP_PADDING_BOUNDS.max, numberPrecision: 2 },
+		description: 'How much a crop is larger than the box, from 0 to 1: 0.1 adds a tenth of its width and height in all',
+		displayOptions: oneItemPerObject,
+	},
+	{
+		displayName: 'Hide With',
+		name: 'hideWith',
+		type: 'options',
+		options: [
+			{ name: 'Blur', value: 'blur', description: 'A strong blur: colours and shapes stay, detail goes' },
+			{ name: 'Pixelate', value: 'pixelate', description: 'Blocks of a tenth of the box’s size' },
+		],
+		default: DEFAULT_HIDE_WITH,
+		description: 'How the boxes of Blur These Labels are hidden',
+		displayOptions: drawnByNode,
 	},
 	{
 		displayName: 'If the Node Cannot Draw',
@@ -65,6 +122,23 @@ export const drawingOptions: INodeProperties[] = [
 		description:
 			'The longer side of the picture the node draws, at most: a phone photo is made smaller for mail and chat apps (Telegram shows photos at up to 2560 pixels). A smaller image keeps its size.',
 		displayOptions: drawnByNode,
+	},
+	{
+		displayName: 'Pass On the Unblurred Original',
+		name: 'passUnblurredOriginal',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether, with Blur These Labels, the original image still goes on as it came in (Output Images Original or Both, and the item’s own image files). Off: the original goes on blurred, as a JPEG, and the item’s image files are not passed on.',
+		displayOptions: drawnByNode,
+	},
+	{
+		displayName: 'Put Crop in Field',
+		name: 'cropField',
+		type: 'string',
+		default: DEFAULT_CROP_FIELD,
+		description: 'The output binary field for each object’s crop',
+		displayOptions: oneItemPerObject,
 	},
 	{
 		displayName: 'Show Zones on Image',

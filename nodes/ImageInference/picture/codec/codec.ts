@@ -25,7 +25,7 @@ const SLICE_MS = 20;
 const ROWS_PER_CALL = 8;
 
 /** The codec's results of its last call, at its `facts()` pointer (scripts/codec/codec.c). */
-const Fact = { width: 0, height: 1, components: 2, colorSpace: 3, progressive: 4, warnings: 5, length: 6, count: 7 } as const;
+const Fact = { width: 0, height: 1, components: 2, colorSpace: 3, progressive: 4, damage: 5, length: 6, count: 7 } as const;
 
 interface CodecExports {
 	memory: WebAssembly.Memory;
@@ -158,7 +158,7 @@ async function decodeJpeg(codec: CodecExports, bytes: Uint8Array, options: Decod
 		}
 	}
 	const pixels = new Uint8Array(codec.memory.buffer, at, width * height * 3).slice();
-	return { picture: { width, height, pixels }, damaged: facts(codec)[Fact.warnings] > 0 };
+	return { picture: { width, height, pixels }, damaged: facts(codec)[Fact.damage] > 0 };
 }
 
 function decodePng(codec: CodecExports, bytes: Uint8Array): DecodedPicture {

@@ -1,0 +1,83 @@
+/**
+ * Benchmark 10: the node's own picture (Annotated Image Drawn By: Node) of a 2-megapixel camera
+ * snapshot and of a 12-megapixel phone photo at Max Side 1920, each measured in a fresh process
+ * (drawing-child.ts). The photos are made once from the project's test photos (as phone-photos.ts
+ * makes its own: the photo upscaled, its own fine detail laid over) and encoded by the node's codec
+ * as cameras and phones encode (4:2:0, quality 90 and 92), cached beside the n8n installs.
+ */
+import { fork } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { decodePicture, encodeJpeg } from '../../nodes/ImageInference/picture/codec/codec';
+import { cropAround } from '../../nodes/ImageInference/picture/crop';
+import { cacheRoot, fixture } from '../e2e/lib/paths';
+import { decodeImage } from '../reference-server/image-codec';
+import { makePhoto } from './phone-photos';
+
+const FOLDER = join(cacheRoot, 'bench-drawing-v1');
+
+export interface DrawingResult {
+	cpuMs: number;
+	cpuRuns: number[];
+	longestWaitMs: number;
+	growthMb: number;
+	growthRuns: number[];
+	jpegJsCpuMs: number;
+	drawnSize: { width: number; height: number };
+	drawnBytes: number;
+}
+
+/** The two photos (made on first use): a 1920 × 1080 snapshot and a 3000 × 4000 phone photo. */
+async function benchPhotos(): Promise<{ snapshot: string; phone: string }> {
+	const snapshot = join(FOLDER, 'snapshot-1920x1080.jpg');
+	const phone = join(FOLDER, 'phone-3000x4000.jpg');
+	if (existsSync(snapshot) && existsSync(phone)) return { snapshot, phone };
+	mkdirSync(FOLDER, { recursive: true });
+	const sources = [decodeImage(readFileSync(fixture('car.jpg'))), decodeImage(readFileSync(fixture('dog.jpg')))];
+	const decoded = async (bytes: Buffer, longSide?: number) => {
+		const result = await decodePicture(bytes, { longSide });
+		if (result.unreadable !== undefined) throw new Error(result.unreadable);
+		return result.picture;
+	};
+	// phone-photos.ts's photo 25: the dog, upright, 3000 × 4000; photo 24: the car, 3808 × 2856
+	writeFileSync(phone, await encodeJpeg(await decoded(makePhoto(sources, 25)), 92));
+	const landscape = await decoded(makePhoto(sources, 24), 1920);
+	const middle = { x: (1 - 1920 / landscape.width) / 2, y: (1 - 1080 / landscape.height) / 2, width: 1920 / landscape.width, height: 1080 / landscape.height };
+	writeFileSync(snapshot, await encodeJpeg(cropAround(landscape, middle, 0, 0), 90));
+	return { snapshot, phone };
+}
+
+async function drawingChild(file: string, maxSide: number): Promise<DrawingResult> {
+	const child = fork(join(__dirname, 'drawing-child.ts'), [file, String(maxSide)], {
+		execArgv: ['--expose-gc', '-r', 'ts-node/register/transpile-only'],
+		stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+		env: { ...process.env, MALLOC_MMAP_THRESHOLD_: String(128 * 1024) },
+	});
+	let output = '';
+	child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	const code = await new Promise((resolve) => child.on('exit', resolve));
+	if (code !== 0) throw new Error(`drawing benchmark of ${file} failed`);
+	return JSON.parse(output.trim().split('\n').pop()!) as DrawingResult;
+}
+
+const fixed = (value: number, digits = 0) => value.toFixed(digits);
+
+/** Benchmark 10's rows: Benchmark, Result, Compared, Target. */
+export async function drawingRows(): Promise<string[][]> {
+	const photos = await benchPhotos();
+	const rows: string[][] = [];
+	for (const [name, file, cpuTarget, waitTarget] of [
+		['2 MP camera snapshot (1920 × 1080, quality 90)', photos.snapshot, '≤ 60 ms CPU', ''],
+		['12 MP phone photo (3000 × 4000, quality 92)', photos.phone, '≤ 700 ms CPU; peak RSS growth ≤ 80 MB', '; longest wait ≤ 250 ms'],
+	] as const) {
+		const result = await drawingChild(file, 1920);
+		rows.push([
+			`10. The node's own picture of a ${name} at Max Side 1920: decode, upright, shrink, two boxes, a zone, encode (median of 5 after 2 warm-ups, a fresh process)`,
+			`CPU **${fixed(result.cpuMs)} ms** (runs ${result.cpuRuns.map((ms) => fixed(ms)).join(', ')}); the event loop's longest wait **${fixed(result.longestWaitMs)} ms**; peak RSS growth **${fixed(result.growthMb, 1)} MB** (runs ${result.growthRuns.map((mb) => fixed(mb, 1)).join(', ')}); ${result.drawnSize.width} × ${result.drawnSize.height}, ${fixed(result.drawnBytes / 1024)} KB`,
+			`jpeg-js decoding and encoding it at full size: ${fixed(result.jpegJsCpuMs)} ms CPU (${fixed(result.jpegJsCpuMs / result.cpuMs, 1)} × the node's drawing)`,
+			`${cpuTarget}${waitTarget}`,
+		]);
+	}
+	return rows;
+}
