@@ -8,10 +8,31 @@ import { ZONE_COLOR } from '../../nodes/ImageInference/picture/draw/palette';
 import { colourScene } from '../harness/images';
 import type { InputItem } from '../harness/execute';
 import { channelDistance as distance, framedIn, pixelsOf } from '../harness/pictureChecks';
+import { decodeImage, encodeImage } from '../reference-server/image-codec';
 import { detectParameters, failureOf, useServer } from './setup';
 
-/** Two blue blocks, a red one and a green one on grey (test/harness/images.ts), 480 × 320. */
-const SCENE = colourScene();
+/**
+ * Two blue blocks, a red one and a green one on grey (test/harness/images.ts), 480 × 320, made
+ * opaque (the harness's ground is half transparent, which the node would show on white), the red
+ * block (260, 30, 70 × 60) given a checkered texture of 4-pixel squares, detail for Blur These Labels to take away.
+ */
+const RED_BLOCK = { left: 260, top: 30, right: 330, bottom: 90 };
+const SCENE = ((): Buffer => {
+	const scene = decodeImage(colourScene());
+	for (let at = 3; at < scene.data.length; at += 4) scene.data[at] = 255;
+	for (let y = RED_BLOCK.top; y < RED_BLOCK.bottom; y++) {
+		for (let x = RED_BLOCK.left; x < RED_BLOCK.right; x++) if (((x >> 2) + (y >> 2)) % 2) scene.data.set([200, 70, 70], (y * scene.width + x) * 4);
+	}
+	return encodeImage(scene, 'png');
+})();
+
+/** The variance of the red channel inside the red block, away from its edges: its detail. */
+function redBlockDetail(picture: { pixel(x: number, y: number): number[] }): number {
+	const values: number[] = [];
+	for (let y = RED_BLOCK.top + 10; y < RED_BLOCK.bottom - 10; y++) for (let x = RED_BLOCK.left + 10; x < RED_BLOCK.right - 10; x++) values.push(picture.pixel(x, y)[0]);
+	const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+	return values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length;
+}
 const sceneItem = (bytes = SCENE, fileName = 'scene.png'): InputItem => ({ binary: { data: { bytes, fileName, mimeType: 'image/png' } } });
 const GREY = [128, 128, 128];
 
@@ -72,7 +93,8 @@ describe('the annotated picture drawn by the node', () => {
 		const cmyk = readFileSync(join(__dirname, '..', 'fixtures', 'car-338x190-cmyk.jpg'));
 		const item = sceneItem(cmyk, 'cmyk.jpg');
 		const none = await run(drawnByNode(), [item]);
-		expect(none.items[0].binary?.data).toBeUndefined();
+		// no annotated picture: the item's own file goes on in its field, as it came
+		expect(none.items[0].binary?.data).toMatchObject({ fileName: 'cmyk.jpg' });
 		expect(none.items[0].json.warnings).toEqual(['The node could not draw the annotated picture: it is a CMYK JPEG; the item carries no annotated image.']);
 		expect((server().requests[0].body as { annotate?: boolean }).annotate).toBe(false);
 		const service = await run(drawnByNode({ whenNodeCannotDraw: 'service' }), [item]);
@@ -83,20 +105,20 @@ describe('the annotated picture drawn by the node', () => {
 	});
 
 	describe('Blur These Labels', () => {
-		const RED: readonly number[] = [230, 40, 40];
-		// inside the red block (260, 30, 70 × 60), two pixels from its corner: blurred, grey from outside runs in
-		const nearRedCorner = [262, 32] as const;
+		const sceneDetail = redBlockDetail(pixelsOf(SCENE));
 		const withOriginal = (options: Record<string, unknown>) => drawnByNode({ outputImages: 'both', annotatedImageField: 'annotated', ...options });
 
 		it('blurs the label’s boxes in the node’s picture and in the original, which goes on as a JPEG; the item’s own image is not passed on', async () => {
+			// unblurred, the node's JPEG keeps most of the block's detail
 			const plain = await run(withOriginal({}), [sceneItem()]);
-			expect(distance(pixelsOf(plain.bytes(plain.items[0], 'annotated')).pixel(...nearRedCorner), RED)).toBeLessThan(15);
+			expect(redBlockDetail(pixelsOf(plain.bytes(plain.items[0], 'annotated')))).toBeGreaterThan(sceneDetail * 0.3);
 			const { items, bytes } = await run(withOriginal({ hideLabels: 'red' }), [sceneItem()]);
 			expect(Object.keys(items[0].binary ?? {}).sort()).toEqual(['annotated', 'original']);
 			expect(items[0].binary?.original).toMatchObject({ fileName: 'scene.blurred.jpg', mimeType: 'image/jpeg' });
 			for (const field of ['annotated', 'original']) {
 				const picture = pixelsOf(bytes(items[0], field));
-				expect([field, distance(picture.pixel(...nearRedCorner), RED) > 30]).toEqual([field, true]);
+				// at least 90 % of the detail gone
+				expect([field, redBlockDetail(picture) < sceneDetail * 0.1]).toEqual([field, true]);
 			}
 			// a blue block is not blurred: its corner keeps its colour in the original
 			expect(distance(pixelsOf(bytes(items[0], 'original')).pixel(22, 22), [50, 90, 240])).toBeLessThan(15);
@@ -107,7 +129,7 @@ describe('the annotated picture drawn by the node', () => {
 			const { items, bytes } = await run(withOriginal({ hideLabels: 'red', passUnblurredOriginal: true }), [sceneItem()]);
 			expect(Object.keys(items[0].binary ?? {}).sort()).toEqual(['annotated', 'data', 'original']);
 			expect(bytes(items[0], 'original').equals(SCENE)).toBe(true);
-			expect(distance(pixelsOf(bytes(items[0], 'annotated')).pixel(...nearRedCorner), RED)).toBeGreaterThan(30);
+			expect(redBlockDetail(pixelsOf(bytes(items[0], 'annotated')))).toBeLessThan(sceneDetail * 0.1);
 		});
 
 		it('never falls back on the service’s picture, and says why a picture is missing', async () => {

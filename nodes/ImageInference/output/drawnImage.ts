@@ -61,7 +61,8 @@ async function imageBytes(this: IExecuteFunctions, itemIndex: number, image: Ima
 /**
  * The node's own annotated picture of an image: the kept detections (with their tracks), the
  * zones and Ignore Regions, on the image's own file; or the service's picture (`fallback`, when
- * the user chose it) or none, with a warning saying why. Never throws: the detections, counts
+ * the user chose it: never with Blur These Labels, whose service is asked for none) or none, with a
+ * warning saying why. Never throws: the detections, counts
  * and the comparison with the previous look stand whatever becomes of the picture.
  */
 export async function drawnAnnotatedImage(
@@ -70,10 +71,8 @@ export async function drawnAnnotatedImage(
 	image: ImageInput,
 	drawing: NodeDrawing & { hide?: HideRequest },
 	marks: { results: DetectionResults; zonesAndSizes: ZoneAndSizeOptions; size: Size | undefined },
-	servicePicture: IBinaryData | undefined,
+	fallback: IBinaryData | undefined,
 ): Promise<{ binary?: IBinaryData; warning?: string }> {
-	// the service's picture shows every face unblurred: never a fallback with Blur These Labels
-	const fallback = drawing.hide ? undefined : servicePicture;
 	const cannot = (reason: string) => ({
 		...(fallback ? { binary: fallback } : {}),
 		warning: `The node could not draw the annotated picture: ${reason}; the item carries ${fallback ? 'the service’s picture' : 'no annotated image'}.`,
