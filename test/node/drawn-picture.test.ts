@@ -151,4 +151,57 @@ describe('the annotated picture drawn by the node', () => {
 			expect(server().requests).toHaveLength(0);
 		});
 	});
+
+	describe('Crop Each Object', () => {
+		const perObject = (options: Record<string, unknown>) =>
+			detectParameters(server(), { outputItems: 'object', options: { outputImages: 'none', cropObjects: true, ...options } });
+
+		it('gives each object’s item its crop, the box grown by the padding, from the picture itself', async () => {
+			const boxes = server().predict('detect', SCENE, {}).detections as Box[];
+			const { items, bytes } = await run(perObject({}), [sceneItem()]);
+			expect(items.map((item) => item.json.label)).toEqual(boxes.map((box) => box.label));
+			const scene = pixelsOf(SCENE);
+			for (const [index, item] of items.entries()) {
+				const box = boxes[index];
+				expect(item.binary?.crop).toMatchObject({ fileName: `scene.crop-${index + 1}.jpg`, mimeType: 'image/jpeg' });
+				const crop = pixelsOf(bytes(item, 'crop'));
+				// a tenth larger in all: 160 × 120 gives 176 × 132
+				expect([crop.width, crop.height]).toEqual([Math.round(box.width * 1.1), Math.round(box.height * 1.1)]);
+				// its middle is the box's middle
+				const middle = crop.pixel(crop.width >> 1, crop.height >> 1);
+				expect(distance(middle, scene.pixel(Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)))).toBeLessThan(20);
+			}
+			// beside the item's own file, passed on as Detect passes it on
+			expect(Object.keys(items[0].binary ?? {}).sort()).toEqual(['crop', 'data']);
+		});
+
+		it('makes small boxes’ crops at least Crop Min Side, and takes the padding asked', async () => {
+			const boxes = server().predict('detect', SCENE, {}).detections as Box[];
+			const { items, bytes } = await run(perObject({ cropPadding: 0, cropMinSide: 100 }), [sceneItem()]);
+			const sizes = items.map((item) => {
+				const crop = pixelsOf(bytes(item, 'crop'));
+				return [crop.width, crop.height];
+			});
+			expect(sizes).toEqual(boxes.map((box) => [Math.max(100, box.width), Math.max(100, box.height)]));
+		});
+
+		it('hides Blur These Labels’ boxes in the crops', async () => {
+			const { items, bytes } = await run(perObject({ annotatedBy: 'node', hideLabels: 'red' }), [sceneItem()]);
+			const red = items.find((item) => item.json.label === 'red')!;
+			const crop = pixelsOf(bytes(red, 'crop'));
+			// the red block's crop (77 × 66 around its middle, 295, 60) starts at (257, 27): the block from (3, 3)
+			const inBlock = { pixel: (x: number, y: number) => crop.pixel(x - RED_BLOCK.left + 3, y - RED_BLOCK.top + 3) };
+			expect(redBlockDetail(inBlock)).toBeLessThan(redBlockDetail(pixelsOf(SCENE)) * 0.1);
+		});
+
+		it('is refused before any request for an image URL, and with a padding outside 0–1', async () => {
+			const url = await failureOf(
+				run(detectParameters(server(), { imageSource: 'url', imageUrl: `${server().url}/scene.png`, outputItems: 'object', options: { cropObjects: true } }), [{ json: {} }]),
+			);
+			expect(url.message).toBe('The node cannot crop the objects of an image URL: it never has the image’s file');
+			const padding = await failureOf(run(perObject({ cropPadding: 1.5 }), [sceneItem()]));
+			expect(padding.message).toMatch(/^Crop Padding /);
+			expect(server().requests).toHaveLength(0);
+		});
+	});
 });
