@@ -138,7 +138,8 @@ export async function decodePicture(bytes: Uint8Array, options: DecodeOptions = 
 	try {
 		return isJpeg ? await decodeJpeg(codec, bytes, options) : decodePng(codec, bytes);
 	} catch (error) {
-		if (!(error instanceof CodecFailure)) throw error;
+		// past libjpeg's own errors: the WebAssembly memory could not grow (a picture too large for the machine)
+		if (!(error instanceof CodecFailure)) return { unreadable: `it could not be decoded (${error instanceof Error ? error.message : String(error)})` };
 		return { unreadable: LIBJPEG_REASONS[error.code] ?? `it is not a JPEG the node can read (libjpeg error ${error.code})` };
 	}
 }
