@@ -7,12 +7,12 @@
  * encoding the same photo at full size. Prints one JSON line.
  */
 import { readFileSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
 
 import jpeg from 'jpeg-js';
 
 import type { PictureMarks } from '../../nodes/ImageInference/picture/drawnPicture';
 import { drawPicture } from '../../nodes/ImageInference/picture/drawnPicture';
+import { rssSampler } from './rssSampler';
 
 const gc = () => (global as { gc?: () => void }).gc?.();
 const mb = (bytes: number) => bytes / 1024 / 1024;
@@ -28,16 +28,6 @@ const MARKS: PictureMarks = {
 	ignoreRegions: [],
 };
 
-function rssSampler() {
-	const peak = new Float64Array(new SharedArrayBuffer(8));
-	const worker = new Worker(
-		`const { workerData } = require('node:worker_threads');
-		const peak = new Float64Array(workerData);
-		setInterval(() => { const rss = process.memoryUsage.rss(); if (rss > peak[0]) peak[0] = rss; }, 1);`,
-		{ eval: true, workerData: peak.buffer },
-	);
-	return { reset: () => (peak[0] = process.memoryUsage.rss()), peak: () => peak[0], stop: async () => await worker.terminate() };
-}
 
 /** The largest lateness of a 1 ms timer while `work` runs: how long other work (a webhook) would have waited. */
 async function longestWait(work: () => Promise<unknown>): Promise<number> {

@@ -5,7 +5,6 @@
  * makes its own: the photo upscaled, its own fine detail laid over) and encoded by the node's codec
  * as cameras and phones encode (4:2:0, quality 90 and 92), cached beside the n8n installs.
  */
-import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -13,6 +12,7 @@ import { decodePicture, encodeJpeg } from '../../nodes/ImageInference/picture/co
 import { cropAround } from '../../nodes/ImageInference/picture/crop';
 import { cacheRoot, fixture } from '../e2e/lib/paths';
 import { decodeImage } from '../reference-server/image-codec';
+import { measureInChild } from './memory-runner';
 import { makePhoto } from './phone-photos';
 
 const FOLDER = join(cacheRoot, 'bench-drawing-v1');
@@ -49,16 +49,7 @@ async function benchPhotos(): Promise<{ snapshot: string; phone: string }> {
 }
 
 async function drawingChild(file: string, maxSide: number): Promise<DrawingResult> {
-	const child = fork(join(__dirname, 'drawing-child.ts'), [file, String(maxSide)], {
-		execArgv: ['--expose-gc', '-r', 'ts-node/register/transpile-only'],
-		stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-		env: { ...process.env, MALLOC_MMAP_THRESHOLD_: String(128 * 1024) },
-	});
-	let output = '';
-	child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	const code = await new Promise((resolve) => child.on('exit', resolve));
-	if (code !== 0) throw new Error(`drawing benchmark of ${file} failed`);
-	return JSON.parse(output.trim().split('\n').pop()!) as DrawingResult;
+	return (await measureInChild('drawing-child.ts', [file, String(maxSide)])) as DrawingResult;
 }
 
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
