@@ -105,7 +105,7 @@ describe('drawing on a picture', () => {
 
 	it('puts a tag above a point, inside the picture when it would cross an edge, with text that reads on its colour', () => {
 		const picture = blank(100, 60);
-		drawTag(picture, 'car', 90, 5, 2, RED);
+		drawTag(picture, 'car', 90, [5], 2, RED);
 		// three glyphs at scale 2 with a padding of 2: 38 × 20, moved left and down into the picture
 		expect(countColor(picture, RED) + countColor(picture, textColorOn(RED))).toBe(38 * 20);
 		expect(pixelAt(picture, 62, 0)).toEqual([...RED]);
@@ -114,6 +114,17 @@ describe('drawing on a picture', () => {
 		expect(pixelAt(picture, 99, 20)).toEqual([...GREY]);
 		expect(textColorOn([255, 225, 25])).toEqual([0, 0, 0]);
 		expect(textColorOn([0, 130, 200])).toEqual([255, 255, 255]);
+	});
+
+	it('puts a tag that would cover another at its next place, and at its first when every place is taken', () => {
+		const picture = blank(100, 100);
+		const taken = [{ left: 0, top: 20, right: 50, bottom: 40 }];
+		drawTag(picture, 'a', 10, [40, 80], 2, RED, taken);
+		// 'a' at scale 2 with its padding: 14 × 20, at its second place (bottom 80)
+		expect(taken[1]).toEqual({ left: 10, top: 60, right: 24, bottom: 80 });
+		expect(pixelAt(picture, 12, 30)).toEqual([...GREY]);
+		drawTag(picture, 'b', 10, [40], 2, RED, taken);
+		expect(taken[2]).toEqual({ left: 10, top: 20, right: 24, bottom: 40 });
 	});
 
 	it('gives each label one colour in every run, the labels a camera sees most each its own', () => {
@@ -154,6 +165,16 @@ describe('the marks of a picture', () => {
 		// the tag above the box
 		expect(pixelAt(picture, 98, 40)).toEqual([...colour]);
 		expect(pixelAt(picture, 98, 27)).toEqual([...GREY]);
+	});
+
+	it('moves an object’s tag below its box where the zone’s name already stands above it', () => {
+		const picture = blank(200, 100);
+		const inZone = detection('car', { x: 0.1, y: 0.55, width: 0.2, height: 0.2 });
+		drawMarks(picture, { detections: [inZone], zones: [{ name: 'drive', points: [[0.1, 0.5], [0.9, 0.5], [0.9, 0.9], [0.1, 0.9]] }], ignoreRegions: [] }, { showConfidence: false, showZones: true });
+		// the zone's name above its corner (20, 50); the car's tag, 20 high, below the box (55 to 75) and its frame
+		expect(pixelAt(picture, 20, 45)).toEqual([...ZONE_COLOR]);
+		expect(pixelAt(picture, 18, 90)).toEqual([...labelColor('car')]);
+		expect(pixelAt(picture, 40, 52)).not.toEqual([...labelColor('car')]);
 	});
 
 	it('leaves out an object whose box is not known', () => {

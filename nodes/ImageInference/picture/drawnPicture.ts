@@ -4,7 +4,8 @@ import type { PlacedDetection, ZoneAndSizeOptions } from '../pipeline/types';
 import { decodePicture, encodeJpeg } from './codec/codec';
 import type { RgbPicture } from './codec/codec';
 import { cropAround } from './crop';
-import { drawTag, strokeBox, strokePolygon } from './draw/canvas';
+import type { Rect } from './draw/canvas';
+import { drawTag, strokeBox, strokePolygon, tagHeight } from './draw/canvas';
 import { IGNORE_REGION_COLOR, ZONE_COLOR, ZONE_EDGE_COLOR, labelColor } from './draw/palette';
 import type { PrivacyEffect } from './privacy';
 import { hideBoxes } from './privacy';
@@ -74,6 +75,9 @@ export function drawMarks(picture: RgbPicture, marks: PictureMarks, settings: Pi
 	const { line, textScale } = markSizes(picture);
 	const inPixels = (points: readonly Point[]): Point[] => points.map(([x, y]) => [x * picture.width, y * picture.height] as const);
 	const tags: Array<() => void> = [];
+	// where tags already stand: a tag that would cover one takes its other place
+	const taken: Rect[] = [];
+	const tagTall = tagHeight(textScale);
 	if (settings.showZones) {
 		const outline = (points: readonly Point[], name: string, color: typeof ZONE_COLOR) => {
 			const pixels = inPixels(points);
@@ -81,7 +85,8 @@ export function drawMarks(picture: RgbPicture, marks: PictureMarks, settings: Pi
 			strokePolygon(picture, pixels, line, color);
 			// the tag above the polygon's topmost corner
 			const [x, y] = pixels.reduce((top, point) => (point[1] < top[1] || (point[1] === top[1] && point[0] < top[0]) ? point : top));
-			tags.push(() => drawTag(picture, name, x, y, textScale, color));
+			// above the polygon's topmost corner, or else just inside it
+			tags.push(() => drawTag(picture, name, x, [y, y + line + tagTall], textScale, color, taken));
 		};
 		marks.ignoreRegions.forEach((region) => outline(region, 'ignored', IGNORE_REGION_COLOR));
 		marks.zones.forEach((zone) => outline(zone.points, zone.name, ZONE_COLOR));
@@ -92,7 +97,9 @@ export function drawMarks(picture: RgbPicture, marks: PictureMarks, settings: Pi
 		const box = { x: x * picture.width, y: y * picture.height, width: width * picture.width, height: height * picture.height };
 		const color = labelColor(detection.label);
 		strokeBox(picture, box, line, color);
-		tags.push(() => drawTag(picture, tagText(detection, settings.showConfidence), box.x - line, box.y - line, textScale, color));
+		// above the box, or else below it
+		const below = box.y + box.height + line + tagTall;
+		tags.push(() => drawTag(picture, tagText(detection, settings.showConfidence), box.x - line, [box.y - line, below], textScale, color, taken));
 	}
 	tags.forEach((draw) => draw());
 }

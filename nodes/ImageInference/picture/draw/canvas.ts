@@ -74,17 +74,39 @@ export function textColorOn(color: Rgb): Rgb {
 	return 0.299 * color[0] + 0.587 * color[1] + 0.114 * color[2] >= 140 ? [0, 0, 0] : [255, 255, 255];
 }
 
+/** A rectangle in pixels: left and top included, right and bottom not. */
+export interface Rect {
+	left: number;
+	top: number;
+	right: number;
+	bottom: number;
+}
+
+const overlaps = (a: Rect, b: Rect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/** A tag's height at `scale`: the text and a padding of one font pixel above and below. */
+export function tagHeight(scale: number): number {
+	return textSize('', scale).height + 2 * scale;
+}
+
 /**
- * A tag: the text on a filled band of `color`, its bottom-left corner at (left, bottom), moved
- * inside the picture where it would cross an edge.
+ * A tag: the text on a filled band of `color`, its left edge at `left` and its bottom at the first
+ * of `bottoms` where it covers no tag in `taken` (else the first), moved inside the picture where
+ * it would cross an edge. The tag's place is added to `taken`.
  */
-export function drawTag(picture: RgbPicture, text: string, left: number, bottom: number, scale: number, color: Rgb): void {
+export function drawTag(picture: RgbPicture, text: string, left: number, bottoms: readonly number[], scale: number, color: Rgb, taken: Rect[] = []): void {
 	const size = textSize(text, scale);
 	const padding = scale;
 	const width = size.width + 2 * padding;
-	const height = size.height + 2 * padding;
-	const x = Math.max(0, Math.min(Math.round(left), picture.width - width));
-	const y = Math.max(0, Math.min(Math.round(bottom) - height, picture.height - height));
-	fillRect(picture, x, y, x + width, y + height, color);
-	drawText(picture, text, x + padding, y + padding, scale, textColorOn(color));
+	const height = tagHeight(scale);
+	const placeAt = (bottom: number): Rect => {
+		const x = Math.max(0, Math.min(Math.round(left), picture.width - width));
+		const y = Math.max(0, Math.min(Math.round(bottom) - height, picture.height - height));
+		return { left: x, top: y, right: x + width, bottom: y + height };
+	};
+	const places = bottoms.map(placeAt);
+	const place = places.find((candidate) => !taken.some((other) => overlaps(candidate, other))) ?? places[0];
+	taken.push(place);
+	fillRect(picture, place.left, place.top, place.right, place.bottom, color);
+	drawText(picture, text, place.left + padding, place.top + padding, scale, textColorOn(color));
 }
