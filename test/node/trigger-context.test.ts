@@ -9,10 +9,10 @@ const CAR_IN = cameraFrame('carInZone');
 const T0 = Date.parse('2026-11-30T12:00:00Z');
 const SECOND = 1000;
 
-/** Two red "cars" on the road, both right of the driveway, on the colour model's 15-pixel grid. */
-function twoCarsOutside(): Buffer {
+/** Three red "cars" on the road, all right of the driveway, on the colour model's 15-pixel grid. */
+function threeCarsOutside(): Buffer {
 	const image = { ...CAMERA, data: Buffer.alloc(CAMERA.width * CAMERA.height * 4, 128) };
-	for (const x of [510, 600]) fillRect(image, x, CAMERA_CAR_BOX.y, CAMERA_CAR_BOX.width, CAMERA_CAR_BOX.height, [230, 40, 40]);
+	for (const x of [510, 555, 600]) fillRect(image, x, CAMERA_CAR_BOX.y, CAMERA_CAR_BOX.width, CAMERA_CAR_BOX.height, [230, 40, 40]);
 	return encodeImage(image, 'png');
 }
 
@@ -43,15 +43,15 @@ describe('Image Inference Trigger: what Detect sees of a look, Execute step’s 
 		expect((await manualFailure(run))?.description).toMatch(/^The camera gave a picture and the model looked at it, but no object your settings keep is in it\./);
 	});
 
-	it('Execute step with two objects outside every zone counts them and names the zones', async () => {
-		camera().script([twoCarsOutside()]);
+	it('Execute step with three objects outside both zones counts the objects and names the zones', async () => {
+		camera().script([threeCarsOutside()]);
 		const run = await activateTrigger({
 			parameters: parameters({}, { zones: { zone: [{ name: 'driveway', points: '0.38,0.53 0.52,0.53 0.58,0.64 0.33,0.64' }, { name: 'gate', points: '0,0 0.1,0 0.1,0.1 0,0.1' }] } }),
 			credentials: credentials(),
 			mode: 'manual',
 		});
 		expect((await manualFailure(run))?.description).toBe(
-			'The model found 2 objects in the camera’s picture, none of them in your zones (driveway, gate). Put something in a zone, or check the zones’ points and Zone Anchor Point, and run it again; or pick Every Look in Start On as well to see looks with nothing in them.',
+			'The model found 3 objects in the camera’s picture, none of them in your zones (driveway, gate). Put something in a zone, or check the zones’ points and Zone Anchor Point, and run it again; or pick Every Look in Start On as well to see looks with nothing in them.',
 		);
 	});
 
