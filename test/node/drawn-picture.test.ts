@@ -5,34 +5,13 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { labelColor } from '../../nodes/ImageInference/picture/draw/palette';
 import { ZONE_COLOR } from '../../nodes/ImageInference/picture/draw/palette';
-import { colourScene } from '../harness/images';
 import type { InputItem } from '../harness/execute';
 import { channelDistance as distance, framedIn, pixelsOf } from '../harness/pictureChecks';
-import { decodeImage, encodeImage } from '../reference-server/image-codec';
+import { RED_BLOCK, TEXTURED_SCENE, detailIn } from '../harness/texturedScene';
 import { detectParameters, failureOf, useServer } from './setup';
 
-/**
- * Two blue blocks, a red one and a green one on grey (test/harness/images.ts), 480 × 320, made
- * opaque (the harness's ground is half transparent, which the node would show on white), the red
- * block (260, 30, 70 × 60) given a checkered texture of 4-pixel squares, detail for Blur These Labels to take away.
- */
-const RED_BLOCK = { left: 260, top: 30, right: 330, bottom: 90 };
-const SCENE = ((): Buffer => {
-	const scene = decodeImage(colourScene());
-	for (let at = 3; at < scene.data.length; at += 4) scene.data[at] = 255;
-	for (let y = RED_BLOCK.top; y < RED_BLOCK.bottom; y++) {
-		for (let x = RED_BLOCK.left; x < RED_BLOCK.right; x++) if (((x >> 2) + (y >> 2)) % 2) scene.data.set([200, 70, 70], (y * scene.width + x) * 4);
-	}
-	return encodeImage(scene, 'png');
-})();
-
-/** The variance of the red channel inside the red block, away from its edges: its detail. */
-function redBlockDetail(picture: { pixel(x: number, y: number): number[] }): number {
-	const values: number[] = [];
-	for (let y = RED_BLOCK.top + 10; y < RED_BLOCK.bottom - 10; y++) for (let x = RED_BLOCK.left + 10; x < RED_BLOCK.right - 10; x++) values.push(picture.pixel(x, y)[0]);
-	const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-	return values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length;
-}
+const SCENE = TEXTURED_SCENE;
+const redBlockDetail = (picture: { pixel(x: number, y: number): number[] }) => detailIn(picture);
 const sceneItem = (bytes = SCENE, fileName = 'scene.png'): InputItem => ({ binary: { data: { bytes, fileName, mimeType: 'image/png' } } });
 const GREY = [128, 128, 128];
 

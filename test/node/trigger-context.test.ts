@@ -1,5 +1,6 @@
 import { CAMERA, CAMERA_CAR_BOX, cameraFrame } from '../harness/images';
 import { activateTrigger } from '../harness/trigger';
+import { failureOf } from './setup';
 import { fillRect } from '../reference-server/draw';
 import { encodeImage } from '../reference-server/image-codec';
 import { useWatchedDriveway } from './triggerSetup';
@@ -16,21 +17,13 @@ function threeCarsOutside(): Buffer {
 	return encodeImage(image, 'png');
 }
 
-/** The error a manual run ends with, or undefined when it emits. */
-async function manualFailure(run: { manual(): Promise<unknown> }) {
-	return await run.manual().then(
-		() => undefined,
-		(error: unknown) => error as { message: string; description?: string },
-	);
-}
-
 describe('Image Inference Trigger: what Detect sees of a look, Execute step’s messages, deactivation', () => {
 	const { credentials, camera, parameters, activate } = useWatchedDriveway({ lookEvery: 5 });
 
 	it('Execute step with nothing in view says what to do, in full', async () => {
 		camera().script([EMPTY]);
 		const run = await activateTrigger({ parameters: parameters({}, { zones: {} }), credentials: credentials(), mode: 'manual' });
-		expect(await manualFailure(run)).toMatchObject({
+		expect(await failureOf(run.manual())).toMatchObject({
 			message: 'Nothing in view to make a test event from',
 			description:
 				'The camera gave a picture and the model looked at it, but no object your settings keep is in it. Put something in front of the camera, or lower the Confidence Threshold, and run it again; or pick Every Look in Start On as well to see looks with nothing in them.',
@@ -40,7 +33,7 @@ describe('Image Inference Trigger: what Detect sees of a look, Execute step’s 
 	it('Execute step with nothing in the zones but no object found at all does not blame the zones', async () => {
 		camera().script([EMPTY]);
 		const run = await activateTrigger({ parameters: parameters(), credentials: credentials(), mode: 'manual' });
-		expect((await manualFailure(run))?.description).toMatch(/^The camera gave a picture and the model looked at it, but no object your settings keep is in it\./);
+		expect((await failureOf(run.manual())).description).toMatch(/^The camera gave a picture and the model looked at it, but no object your settings keep is in it\./);
 	});
 
 	it('Execute step with three objects outside both zones counts the objects and names the zones', async () => {
@@ -50,7 +43,7 @@ describe('Image Inference Trigger: what Detect sees of a look, Execute step’s 
 			credentials: credentials(),
 			mode: 'manual',
 		});
-		expect((await manualFailure(run))?.description).toBe(
+		expect((await failureOf(run.manual())).description).toBe(
 			'The model found 3 objects in the camera’s picture, none of them in your zones (driveway, gate). Put something in a zone, or check the zones’ points and Zone Anchor Point, and run it again; or pick Every Look in Start On as well to see looks with nothing in them.',
 		);
 	});
@@ -78,12 +71,9 @@ describe('Image Inference Trigger: what Detect sees of a look, Execute step’s 
 	});
 
 	it('a setting Detect refuses stops the activation with Detect’s message and what to fix', async () => {
-		const refused = await activate({}, { maxObjects: 0 }).then(
-			() => undefined,
-			(error: unknown) => error as { message: string; description?: string },
-		);
-		expect(refused?.message).toMatch(/^Max Objects /);
-		expect(refused?.description).toBeTruthy();
-		expect(refused?.message.endsWith(`: ${refused?.description}`)).toBe(true);
+		const refused = await failureOf(activate({}, { maxObjects: 0 }));
+		expect(refused.message).toMatch(/^Max Objects /);
+		expect(refused.description).toBeTruthy();
+		expect(refused.message.endsWith(`: ${refused.description}`)).toBe(true);
 	});
 });

@@ -34,7 +34,7 @@ import type { ClassifyOptions, DetectOptions } from './predict';
 import { decodeBase64 } from '../../nodes/ImageInference/input/base64';
 import type { CallRoute, ProjectCall, ProjectState, ProjectType } from './projects';
 import { Projects, matchCall } from './projects';
-import type { StorageRequest } from './storage';
+import type { Storage, StorageRequest } from './storage';
 import { startStorage } from './storage';
 import { badRequest, bodyIssues, imageDetail } from './validation';
 
@@ -122,8 +122,8 @@ export interface ReferenceServer {
 	addProject(type: ProjectType, options?: { id?: string; name?: string }): string;
 	/** A copy of what a project holds: its batches, labels, and records with their annotations. */
 	projects(id: string): ProjectState | undefined;
-	/** The storage the upload URLs point to: a server of its own, without API key; every request it got. */
-	storage: { url: string; requests: StorageRequest[] };
+	/** The storage the upload URLs point to: a server of its own, without API key; every request it got, and what was stored for an `s3://` uri. */
+	storage: { url: string; requests: StorageRequest[]; upload: Storage['upload'] };
 	requests: RecordedRequest[];
 	/**
 	 * What the server answers for these image bytes and options (a copy), by the default model of
@@ -450,7 +450,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 		},
 		addProject: (type, opts) => projects.add(type, opts),
 		projects: (id) => projects.state(id),
-		storage: { url: storage.url, requests: storage.requests },
+		storage: { url: storage.url, requests: storage.requests, upload: (uri: string) => storage.upload(uri) },
 		requests,
 		// A copy: the cached result is also what the server answers (and its serialization is cached).
 		predict: ((kind: PredictionKind, bytes: Buffer, opts: DetectOptions | ClassifyOptions, modelId?: string) =>

@@ -96,7 +96,7 @@ export async function drawnAnnotatedImage(
 }
 
 /** `street.png` -> `street.blurred.jpg`. */
-function blurredFileName(inputFileName: string): string {
+export function blurredFileName(inputFileName: string): string {
 	return `${inputFileName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'image'}.blurred.jpg`;
 }
 

@@ -3,6 +3,10 @@ import type { INodeProperties } from 'n8n-workflow';
 export const ANNOTATED_BY = ['service', 'node'] as const;
 export const HIDE_WITH = ['blur', 'pixelate'] as const;
 export const DEFAULT_HIDE_WITH = 'blur';
+export const HIDE_WITH_CHOICES = [
+	{ name: 'Blur', value: 'blur', description: 'A strong blur: colours and shapes stay, detail goes' },
+	{ name: 'Pixelate', value: 'pixelate', description: 'Blocks of a tenth of the box’s size' },
+];
 export const WHEN_NODE_CANNOT_DRAW = ['none', 'service'] as const;
 
 // what the node does when these options are not set; the editor shows the same
@@ -80,10 +84,7 @@ export const drawingOptions: INodeProperties[] = [
 		displayName: 'Hide With',
 		name: 'hideWith',
 		type: 'options',
-		options: [
-			{ name: 'Blur', value: 'blur', description: 'A strong blur: colours and shapes stay, detail goes' },
-			{ name: 'Pixelate', value: 'pixelate', description: 'Blocks of a tenth of the box’s size' },
-		],
+		options: HIDE_WITH_CHOICES,
 		default: DEFAULT_HIDE_WITH,
 		description: 'How the boxes of Blur These Labels are hidden',
 		displayOptions: drawnByNode,

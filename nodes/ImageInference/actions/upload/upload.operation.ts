@@ -7,6 +7,7 @@ import { ImageRefusedError } from '../../input/imageRefused';
 import type { ImageSize } from '../../input/imageSize';
 import { readImageSize } from '../../input/imageSize';
 import { sniffImageType } from '../../input/imageType';
+import { blurredFileName } from '../../output/drawnImage';
 import { asNodeError } from '../../output/failureItem';
 import { outputItem, passedThroughBinaries } from '../../output/outputItem';
 import { runsAsTool } from '../../output/toolResult';
@@ -19,6 +20,8 @@ import { mayHaveBeenDone, requestServiceCall } from '../../transport';
 import type { ExecutionContext, ImagePlan, MakeOutputItems, Operation } from '../types';
 import type { LabelledAnnotation, WantedAnnotations } from './annotations';
 import { annotationsFor, readAnnotations, refusalFor } from './annotations';
+import type { UploadPrivacy } from './blurredUpload';
+import { blurredForUpload, readUploadPrivacy } from './blurredUpload';
 import type { RecordState } from './ledger';
 import { ProjectSession, postToProject } from './projectSession';
 import { description } from './upload.description';
@@ -27,6 +30,7 @@ export interface UploadFields {
 	projectId: string;
 	batchName: string;
 	annotations: WantedAnnotations;
+	privacy?: UploadPrivacy;
 }
 
 /** A checked file (or its head): its bytes, its type and its stored pixel size (when its header gave it). */
@@ -65,7 +69,9 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 	const batchDescription = 'Enter the name of the batch the images are filed under in the project, for example "From n8n".';
 	const batchName = readText.call(this, itemIndex, this.getNodeParameter('batchName', itemIndex, ''), 'Batch Name', batchDescription).trim();
 	if (batchName === '') throw new NodeOperationError(this.getNode(), 'Batch Name is empty', { itemIndex, description: batchDescription });
-	return { projectId, batchName, annotations: readAnnotations.call(this, itemIndex) };
+	const annotations = readAnnotations.call(this, itemIndex);
+	const privacy = readUploadPrivacy.call(this, itemIndex, readOptions.call(this, itemIndex), annotations.source);
+	return { projectId, batchName, annotations, ...(privacy ? { privacy } : {}) };
 }
 
 /**
@@ -124,9 +130,13 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 	const project = { serviceUrl: context.serviceUrl, projectId };
 
 	const bytes = await readWholeFile.call(this, plan, context);
-	const file = checkUploadFile.call(this, itemIndex, plan.image, bytes, true);
+	const given = checkUploadFile.call(this, itemIndex, plan.image, bytes, true);
+	const givenAnnotations = annotationsFor(fields.annotations, given.size!, itemFailure(this, itemIndex));
+	// hidden before anything is sent for the image: it never goes up unblurred
+	const blurred = fields.privacy && (await blurredForUpload.call(this, itemIndex, { bytes, size: given.size! }, givenAnnotations, fields.privacy));
+	const file: UploadFile = blurred ? { bytes: blurred.bytes, contentType: 'image/jpeg', size: blurred.size } : given;
 	const size = file.size!;
-	const annotations = annotationsFor(fields.annotations, size, itemFailure(this, itemIndex));
+	const annotations = blurred ? blurred.annotations : givenAnnotations;
 	const projectType = await explained(this, itemIndex, session.projectType(projectId, call), { whatExists: 'Nothing was added to any project for this image.' });
 	const refusal = refusalFor(fields.annotations, projectType, projectId);
 	if (refusal) throw new NodeOperationError(this.getNode(), refusal.message, { itemIndex, description: refusal.description });
@@ -143,7 +153,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 	});
 
 	const nothingCreated = `Nothing was added to the project for this image${batchIdNote(batchId)}${nothingElse}; running the item again uploads it.`;
-	const name = uploadName(plan.image.fileName, file.contentType);
+	const name = blurred ? blurredFileName(plan.image.fileName) : uploadName(plan.image.fileName, file.contentType);
 	const { value: place } = await explained(
 		this,
 		itemIndex,
@@ -215,7 +225,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 		);
 	}
 
-	const upload = { projectId, projectType, batchId, batchName: fields.batchName, recordId, fileName: name, width: record.width, height: record.height, size: record.size, contentType: record.contentType, annotationCount: annotations.length };
+	const upload = { projectId, projectType, batchId, batchName: fields.batchName, recordId, fileName: name, width: record.width, height: record.height, size: record.size, contentType: record.contentType, annotationCount: annotations.length, ...(fields.privacy ? { blurredBoxes: blurred?.hiddenBoxes ?? 0 } : {}) };
 	// an agent reads the item's json as the tool's result: the input's fields (an `error` among them) would read as this upload's
 	const json = runsAsTool(this) ? { upload } : { ...withoutError(this.getInputData()[itemIndex].json), upload };
 	const items = [outputItem(json, passedThroughBinaries.call(this, itemIndex, true), itemIndex)];
