@@ -13,10 +13,10 @@ import jpeg from 'jpeg-js';
 import type { PictureMarks } from '../../nodes/ImageInference/picture/drawnPicture';
 import { drawPicture } from '../../nodes/ImageInference/picture/drawnPicture';
 import { rssSampler } from './rssSampler';
+import { median } from './median';
 
 const gc = () => (global as { gc?: () => void }).gc?.();
 const mb = (bytes: number) => bytes / 1024 / 1024;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 
 const MARKS: PictureMarks = {

@@ -27,7 +27,8 @@ import { phoneBatchRows } from './phone-batch-rows';
 import { queueWorkersRows } from './queue-workers';
 import { DEFAULT_N8N_VERSION, LEGACY_N8N_VERSION, ensureN8n } from '../e2e/lib';
 import { TRIGGER_CAMERAS, triggerCameras } from './trigger-cameras';
-import { drawingRows } from './drawing';
+import { annotateSavingsRows, drawingRows } from './drawing';
+import { median } from './median';
 
 const smoke = process.argv.includes('--smoke');
 /** `--only=attachments,throughput`: run just those benchmarks (names as in main()). */
@@ -53,7 +54,6 @@ const carItems = (count: number) =>
 const credentialsOf = (server: RemoteServer) => ({ baseUrl: server.url, apiKey: server.apiKey, sendAs: 'header' as const });
 
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 /**
  * Rounds of two runs, each round's ratio of the second to the first: their median, and the middle
  * half of them. Single runs on a shared machine spread far more than the difference measured, so
@@ -385,6 +385,7 @@ async function main() {
 		await measure('trigger', '9. Image Inference Trigger', () => triggerBenchmark(server));
 		await measure('drawing', "10. The node's own picture", async () => {
 			for (const cells of await drawingRows()) row(...cells);
+			for (const cells of await annotateSavingsRows()) row(...cells);
 		});
 		await measure('versus', '2. Against the HTTP Request node in real n8n', async () => {
 			for (const result of await compareWithHttpRequestNode(smoke)) row(...result);

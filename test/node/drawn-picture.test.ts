@@ -7,7 +7,9 @@ import { labelColor } from '../../nodes/ImageInference/picture/draw/palette';
 import { ZONE_COLOR } from '../../nodes/ImageInference/picture/draw/palette';
 import type { InputItem } from '../harness/execute';
 import { channelDistance as distance, framedIn, pixelsOf } from '../harness/pictureChecks';
+import { decodeImage, encodeImage } from '../reference-server/image-codec';
 import { RED_BLOCK, TEXTURED_SCENE, detailIn } from '../harness/texturedScene';
+import { sha256 } from '../reference-server/faults';
 import { detectParameters, failureOf, useServer } from './setup';
 
 const SCENE = TEXTURED_SCENE;
@@ -81,6 +83,9 @@ describe('the annotated picture drawn by the node', () => {
 		expect(service.items[0].binary?.data).toMatchObject({ fileName: 'cmyk.annotated.jpg' });
 		expect(service.bytes(service.items[0], 'data').equals(Buffer.from(server().predict('detect', cmyk, {}).image!, 'base64'))).toBe(true);
 		expect(service.items[0].json.warnings).toEqual(['The node could not draw the annotated picture: it is a CMYK JPEG; the item carries the service’s picture.']);
+		// the service's picture shows every box: the hint does not say the picture is of the objects kept
+		const filtered = await run(drawnByNode({ whenNodeCannotDraw: 'service', minConfidenceByLabel: '*: 0.99' }), [item]);
+		expect(filtered.hints.map((hint) => hint.message)).toContainEqual(expect.stringMatching(/the annotated image still shows every object the service drew\.$/));
 	});
 
 	describe('Blur These Labels', () => {
@@ -122,9 +127,51 @@ describe('the annotated picture drawn by the node', () => {
 			]);
 		});
 
+		it('passes on no image file of the item unblurred, whatever type it says it is; a file of another kind goes on', async () => {
+			const file = (bytes: Buffer, mimeType: string) => ({ bytes, fileName: 'file', mimeType });
+			const item: InputItem = {
+				binary: {
+					data: file(SCENE, 'application/octet-stream'),
+					upper: file(SCENE, 'Image/PNG'),
+					untyped: file(SCENE, ''),
+					notes: file(Buffer.from('%PDF-1.4 notes'), 'application/pdf'),
+				},
+			};
+			const { items } = await run(drawnByNode({ hideLabels: 'red', annotatedImageField: 'annotated' }), [item]);
+			expect(Object.keys(items[0].binary ?? {}).sort()).toEqual(['annotated', 'notes']);
+		});
+
+		it('matches the labels whatever their case and spaces, so none slips through unblurred', async () => {
+			const { items, bytes } = await run(drawnByNode({ hideLabels: ' RED ' }), [sceneItem()]);
+			expect(redBlockDetail(pixelsOf(bytes(items[0], 'data')))).toBeLessThan(sceneDetail * 0.1);
+		});
+
+		it('blurs the original with no annotated picture wanted, the service drawing none', async () => {
+			const { items, bytes } = await run(detectParameters(server(), { options: { outputImages: 'original', hideLabels: 'red' } }), [sceneItem()]);
+			expect((server().requests[0].body as { annotate?: boolean }).annotate).toBe(false);
+			expect(Object.keys(items[0].binary ?? {})).toEqual(['original']);
+			expect(redBlockDetail(pixelsOf(bytes(items[0], 'original')))).toBeLessThan(sceneDetail * 0.1);
+		});
+
+		it('says the blurred original of a damaged file is of as much of it as could be read', async () => {
+			const jpeg = encodeImage(decodeImage(SCENE), 'jpeg');
+			const cut = jpeg.subarray(0, Math.round(jpeg.length * 0.7));
+			const red = { label: 'red', confidence: 0.9, x: 260, y: 30, width: 70, height: 60 };
+			server().addFault({ match: { kind: 'detect', imageSha256: sha256(cut) }, action: { type: 'status', status: 200, body: { detections: [red], labelsCount: [{ label: 'red', total: 1 }], image: null } } });
+			const { items } = await run(withOriginal({ hideLabels: 'red' }), [sceneItem(cut, 'cut.jpg')]);
+			expect(Object.keys(items[0].binary ?? {}).sort()).toEqual(['annotated', 'original']);
+			expect(items[0].json.warnings).toEqual([
+				'The image’s file is damaged: the node drew on as much of it as could be decoded (the rest is grey).',
+				'The image’s file is damaged: the blurred original is of as much of it as could be decoded (the rest is grey).',
+			]);
+		});
+
 		it('is refused before any request when empty, or with the service drawing', async () => {
-			const empty = await failureOf(run(withOriginal({ hideLabels: ' , ' }), [sceneItem()]));
-			expect(empty.message).toBe('Blur These Labels is empty');
+			// an option added and left empty, or an expression that gives nothing, does not turn blurring off unsaid
+			for (const hideLabels of [' , ', '', null, []]) {
+				const empty = await failureOf(run(withOriginal({ hideLabels }), [sceneItem()]));
+				expect([hideLabels, empty.message]).toEqual([hideLabels, 'Blur These Labels is empty']);
+			}
 			const byService = await failureOf(run(detectParameters(server(), { options: { hideLabels: 'person' } }), [sceneItem()]));
 			expect(byService.message).toBe('Blur These Labels needs Annotated Image Drawn By: Node');
 			expect(server().requests).toHaveLength(0);
@@ -171,6 +218,16 @@ describe('the annotated picture drawn by the node', () => {
 			// the red block's crop (77 × 66 around its middle, 295, 60) starts at (257, 27): the block from (3, 3)
 			const inBlock = { pixel: (x: number, y: number) => crop.pixel(x - RED_BLOCK.left + 3, y - RED_BLOCK.top + 3) };
 			expect(redBlockDetail(inBlock)).toBeLessThan(redBlockDetail(pixelsOf(SCENE)) * 0.1);
+		});
+
+		it('says on every object’s item why a file cannot be cropped', async () => {
+			const cmyk = readFileSync(join(__dirname, '..', 'fixtures', 'car-338x190-cmyk.jpg'));
+			const { items } = await run(perObject({}), [sceneItem(cmyk, 'cmyk.jpg')]);
+			expect(items.length).toBeGreaterThan(0);
+			for (const item of items) {
+				expect(item.binary?.crop).toBeUndefined();
+				expect(item.json.warnings).toEqual(['The node could not crop the objects: it is a CMYK JPEG; the items carry no crops.']);
+			}
 		});
 
 		it('is refused before any request for an image URL, and with a padding outside 0–1', async () => {

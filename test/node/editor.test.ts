@@ -54,10 +54,14 @@ describe('the editor’s bounds are the node’s', () => {
 		);
 		return options.flatMap((collection) => (collection.options as INodeProperties[]).filter((option) => option.type === 'number'));
 	};
-	const refusal = async (operation: string, name: string, value: number) => {
+	const refusal = async (operation: string, option: INodeProperties, value: number) => {
 		// the comparison's options reach the node with Compare With Previous Look on, tracking's with Track Objects on too
 		const watch = operation === 'detect' ? { compareWithPreviousLook: true, trackObjects: true } : {};
-		const parameters = (operation === 'detect' ? detectParameters : classifyParameters)(server(), { options: { ...watch, [name]: value } });
+		// and each option with what shows it in the editor (n8n drops a hidden one): Annotated Image Drawn By: Node, One Item per Object…
+		const shownBy = Object.entries(option.displayOptions?.show ?? {}).filter(([key]) => !key.startsWith('@'));
+		const inOptions = Object.fromEntries(shownBy.filter(([key]) => !key.startsWith('/')).map(([key, values]) => [key, (values as unknown[])[0]]));
+		const atRoot = Object.fromEntries(shownBy.filter(([key]) => key.startsWith('/')).map(([key, values]) => [key.slice(1), (values as unknown[])[0]]));
+		const parameters = (operation === 'detect' ? detectParameters : classifyParameters)(server(), { ...atRoot, options: { ...watch, ...inOptions, [option.name]: value } });
 		const { items } = await run(parameters, [operation === 'detect' ? carItem() : dogItem()], { onError: 'continueRegularOutput' });
 		return (items[0].json.error as { message?: string } | undefined)?.message;
 	};
@@ -71,8 +75,8 @@ describe('the editor’s bounds are the node’s', () => {
 			const step = numberPrecision ? 10 ** -numberPrecision : 1;
 			// messages name the option without the unit its display name carries: "Timeout must be…"
 			const named = expect.stringContaining(option.displayName.replace(/ \(.*\)$/, ''));
-			expect({ option: option.displayName, below: await refusal(operation, option.name, (minValue as number) - step) }).toEqual({ option: option.displayName, below: named });
-			expect({ option: option.displayName, above: await refusal(operation, option.name, (maxValue as number) + step) }).toEqual({ option: option.displayName, above: named });
+			expect({ option: option.displayName, below: await refusal(operation, option, (minValue as number) - step) }).toEqual({ option: option.displayName, below: named });
+			expect({ option: option.displayName, above: await refusal(operation, option, (maxValue as number) + step) }).toEqual({ option: option.displayName, above: named });
 		}
 	});
 });

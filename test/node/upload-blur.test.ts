@@ -37,12 +37,14 @@ describe('Upload to Project with Blur These Labels', () => {
 		const upload = uploaded.items[0].json.upload as IDataObject & { recordId: string };
 		const record = server().projects(PROJECT)!.records.find((stored) => stored.id === upload?.recordId);
 		const stored = record && server().storage.upload(record.source)?.stored;
-		return { detections, upload, record, stored, json: uploaded.items[0].json };
+		return { detections, upload, record, stored, json: uploaded.items[0].json, binary: uploaded.items[0].binary };
 	};
 	const labelOf = (id: string) => server().projects(PROJECT)!.labels.find((label) => label.id === id)!.name;
 
 	it('the red block goes up blurred (its detail at least 90 % gone), the rest as it was, with every annotation', async () => {
-		const { detections, upload, record, stored } = await detectThenUpload(sceneItem(TEXTURED_SCENE, 'scene.png'), { hideLabels: 'red' });
+		const { detections, upload, record, stored, binary } = await detectThenUpload(sceneItem(TEXTURED_SCENE, 'scene.png'), { hideLabels: 'Red ' });
+		// the labels matched whatever their case; the item's own picture does not go on unblurred
+		expect(binary).toBeUndefined();
 		expect(upload).toMatchObject({ fileName: 'scene.blurred.jpg', contentType: 'image/jpeg', width: 480, height: 320, blurredBoxes: 1, annotationCount: detections.length });
 		expect(stored!.contentType).toBe('image/jpeg');
 		expect(stored!.bytes.length).toBe(upload.size);
@@ -83,7 +85,8 @@ describe('Upload to Project with Blur These Labels', () => {
 	});
 
 	it('no box of those labels: the file goes up as it is', async () => {
-		const { upload, stored } = await detectThenUpload(sceneItem(TEXTURED_SCENE, 'scene.png'), { hideLabels: 'person, face' });
+		const { upload, stored, binary } = await detectThenUpload(sceneItem(TEXTURED_SCENE, 'scene.png'), { hideLabels: 'person, face' });
+		expect(binary).toBeUndefined();
 		expect(upload).toMatchObject({ fileName: 'scene.png', contentType: 'image/png', blurredBoxes: 0 });
 		expect(stored!.bytes.equals(TEXTURED_SCENE)).toBe(true);
 	});
@@ -104,8 +107,10 @@ describe('Upload to Project with Blur These Labels', () => {
 	it('an empty label list, or Annotations other than From Detections, fails before any request, saying what to fix', async () => {
 		const before = server().requests.length;
 		const item = sceneItem(flatPng(64, 48), 'plain.png');
-		const empty = await run(uploadParameters([], { hideLabels: ' , ' }), [item], { onError: 'continueRegularOutput' });
-		expect(empty.items[0].json.error).toMatchObject({ message: 'Blur These Labels is empty', description: expect.stringMatching(/^Enter the labels whose boxes are blurred/) });
+		for (const hideLabels of [' , ', '', null]) {
+			const empty = await run(uploadParameters([], { hideLabels }), [item], { onError: 'continueRegularOutput' });
+			expect(empty.items[0].json.error).toMatchObject({ message: 'Blur These Labels is empty', description: expect.stringMatching(/^Enter the labels whose boxes are blurred/) });
+		}
 		const none = await run(uploadParameters([], { hideLabels: 'person' }, 'none'), [item], { onError: 'continueRegularOutput' });
 		expect(none.items[0].json.error).toMatchObject({
 			message: 'Blur These Labels needs Annotations: From Detections',

@@ -69,7 +69,7 @@ const PALETTE: Rgb[] = [
 	[255, 56, 56], [0, 194, 255], [255, 112, 31], [72, 249, 10], [203, 56, 255], [255, 178, 29], [0, 212, 187],
 	[255, 55, 199], [146, 204, 23], [100, 115, 255], [234, 230, 40], [61, 219, 134], [255, 149, 200], [255, 157, 151],
 ];
-const cocoColour = (label: string): Rgb => PALETTE[Math.max(0, COCO_LABELS.indexOf(label as (typeof COCO_LABELS)[number])) % PALETTE.length];
+export const cocoColour = (label: string): Rgb => PALETTE[Math.max(0, COCO_LABELS.indexOf(label as (typeof COCO_LABELS)[number])) % PALETTE.length];
 
 const toDetection = ({ label, score, box }: Candidate): DetectedObject => ({ label, confidence: roundConfidence(score), ...box });
 

@@ -4,6 +4,7 @@ import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 
 import type { RgbPicture } from '../../nodes/ImageInference/picture/codec/codec';
+import { sliceTimer } from '../../nodes/ImageInference/picture/slices';
 import { MAX_JPEG_PIXELS, decodePicture, encodeJpeg, jpegScale } from '../../nodes/ImageInference/picture/codec/codec';
 import { fixture } from '../e2e/lib/paths';
 
@@ -131,6 +132,26 @@ describe('the picture codec: JPEG', () => {
 		expect(result.unreadable).toBeUndefined();
 	});
 
+	it('decodes at full size (for crops and blurred images) at most 50 million pixels; a larger JPEG is still drawn scaled down', async () => {
+		const large = Buffer.from(car);
+		const frame = large.indexOf(Buffer.from([0xff, 0xc0]));
+		// 10,000 × 5,001: one row past 50 million pixels at full size; at an eighth, 1,250 × 626
+		large.writeUInt16BE(5001, frame + 5);
+		large.writeUInt16BE(10000, frame + 7);
+		expect(await decodePicture(large)).toEqual({
+			unreadable: 'its header declares 10000 × 5001 pixels, more than the 50 million the node decodes at full size (for crops and blurred images)',
+		});
+		const scaled = await decodePicture(large, { longSide: 1920 });
+		expect(scaled.unreadable === undefined && [scaled.picture.width, scaled.picture.height]).toEqual([2500, 1251]);
+		large.writeUInt16BE(5000, frame + 5);
+		expect((await decodePicture(large)).unreadable).toBeUndefined();
+	});
+
+	it('says a JPEG cut short or damaged in its header is so', async () => {
+		for (const length of [20, 300]) expect(await decodePicture(car.subarray(0, length))).toEqual({ unreadable: 'its header is damaged or cut short' });
+		expect(await decodePicture(Buffer.from([0xff, 0xd8, 0, 0, 0]))).toEqual({ unreadable: 'its header is damaged or cut short' });
+	});
+
 	it('stops a progressive JPEG of more than 1,000 scans', async () => {
 		const progressive = readFileSync(fixture('car-338x190-progressive.jpg'));
 		// its last scan (start of scan FFDA to the end of image FFD9), repeated: each repeat is a scan libjpeg warns of and reads
@@ -148,7 +169,7 @@ describe('the picture codec: JPEG', () => {
 		expect(await decodePicture(Buffer.from('{"error":"not an image"}'))).toEqual({
 			unreadable: 'the node draws on JPEG (baseline or progressive, colour or greyscale) and PNG only',
 		});
-		expect((await decodePicture(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]))).unreadable).toMatch(/^it is not a JPEG the node can read \(libjpeg error \d+\)$/);
+		expect((await decodePicture(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]))).unreadable).toBe('its header is damaged or cut short');
 	});
 
 	it('says which JPEGs it cannot read: 12-bit, lossless', async () => {
@@ -176,14 +197,18 @@ describe('the picture codec: JPEG', () => {
 	it('lets the event loop run while it decodes and encodes a large picture', async () => {
 		const picture = madePicture(2000, 1500);
 		let encodeYields = 0;
-		const bytes = await encodeJpeg(picture, 90, async () => {
-			encodeYields++;
-		});
+		const bytes = await encodeJpeg(
+			picture,
+			90,
+			sliceTimer(async () => {
+				encodeYields++;
+			}),
+		);
 		let decodeYields = 0;
 		await decoded(bytes, {
-			yieldToEventLoop: async () => {
+			pause: sliceTimer(async () => {
 				decodeYields++;
-			},
+			}),
 		});
 		expect(encodeYields).toBeGreaterThan(0);
 		expect(decodeYields).toBeGreaterThan(0);
@@ -214,11 +239,11 @@ describe('the picture codec: PNG', () => {
 		expect(picture.pixels).toEqual(new Uint8Array([255, 255, 255, 127, 127, 127, 0, 0, 0]));
 	});
 
-	it('refuses, before decoding, a header that declares more than 40 million pixels, and says a damaged PNG cannot be read', async () => {
+	it('refuses, before decoding, a header that declares more than 16 million pixels, and says a damaged PNG cannot be read', async () => {
 		const bomb = png(2, 2, 2, 8, () => [1, 2, 3, 255]);
 		bomb.writeUInt32BE(30000, 16);
 		bomb.writeUInt32BE(30000, 20);
-		expect(await decodePicture(bomb)).toEqual({ unreadable: 'its header declares 30000 × 30000 pixels, more than the 40 million the node decodes' });
+		expect(await decodePicture(bomb)).toEqual({ unreadable: 'its header declares 30000 × 30000 pixels, more than the 16 million the node decodes' });
 		const cut = png(40, 40, 2, 8, (x, y) => [x, y, 0, 255]);
 		expect(await decodePicture(cut.subarray(0, cut.length - 30))).toEqual({ unreadable: 'it is not a PNG the node can read (damaged or cut short)' });
 	});

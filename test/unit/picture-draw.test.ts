@@ -219,11 +219,11 @@ describe('the marks of a picture', () => {
 });
 
 describe('turning and shrinking a picture', () => {
-	it('stands a picture upright as its EXIF orientation says, as the boxes are turned', () => {
+	it('stands a picture upright as its EXIF orientation says, as the boxes are turned', async () => {
 		// 3 × 2 stored pixels, each its own value
 		const stored: RgbPicture = { width: 3, height: 2, pixels: new Uint8Array(Array.from({ length: 18 }, (_, index) => Math.floor(index / 3) * 10)) };
 		for (let orientation = 1; orientation <= 8; orientation++) {
-			const upright = uprightPicture(stored, orientation);
+			const upright = await uprightPicture(stored, orientation);
 			expect([upright.width, upright.height]).toEqual(orientation >= 5 ? [2, 3] : [3, 2]);
 			for (let y = 0; y < 2; y++) {
 				for (let x = 0; x < 3; x++) {
@@ -232,8 +232,8 @@ describe('turning and shrinking a picture', () => {
 				}
 			}
 		}
-		expect(uprightPicture(stored, undefined)).toBe(stored);
-		expect(uprightPicture(stored, 9)).toBe(stored);
+		expect(await uprightPicture(stored, undefined)).toBe(stored);
+		expect(await uprightPicture(stored, 9)).toBe(stored);
 	});
 
 	it('fits a size within a longer side, keeping its shape', () => {
@@ -244,12 +244,12 @@ describe('turning and shrinking a picture', () => {
 		expect(sizeWithin({ width: 10000, height: 10 }, 64)).toEqual({ width: 64, height: 1 });
 	});
 
-	it('shrinks by averaging the pixels each new pixel covers', () => {
+	it('shrinks by averaging the pixels each new pixel covers', async () => {
 		const picture: RgbPicture = { width: 3, height: 2, pixels: new Uint8Array([0, 0, 0, 30, 30, 30, 60, 60, 60, 90, 90, 90, 120, 120, 120, 150, 150, 150]) };
-		const shrunk = shrinkPicture(picture, { width: 2, height: 1 });
+		const shrunk = await shrinkPicture(picture, { width: 2, height: 1 });
 		// across: cell 0 covers pixels 0 and half of 1, cell 1 half of 1 and 2; down: both rows
 		expect(shrunk).toEqual({ width: 2, height: 1, pixels: new Uint8Array([55, 55, 55, 95, 95, 95]) });
-		expect(shrinkPicture(picture, { width: 3, height: 2 })).toBe(picture);
+		expect(await shrinkPicture(picture, { width: 3, height: 2 })).toBe(picture);
 	});
 });
 

@@ -27,10 +27,10 @@ const BOX = { x: 0.25, y: 0.25, width: 0.5, height: 0.5 };
 
 describe('hiding boxes', () => {
 	for (const effect of ['blur', 'pixelate'] as const) {
-		it(`${effect}: the box loses at least 90 % of its detail, and nothing outside its margin changes`, () => {
+		it(`${effect}: the box loses at least 90 % of its detail, and nothing outside its margin changes`, async () => {
 			const before = detailed(200, 160);
 			const after = copy(before);
-			hideBoxes(after, [BOX], effect);
+			await hideBoxes(after, [BOX], effect);
 			expect(variance(after, 50, 40, 150, 120)).toBeLessThan(variance(before, 50, 40, 150, 120) * 0.1);
 			// the margin: a twentieth of the box each side
 			let changedOutside = 0;
@@ -52,10 +52,10 @@ describe('hiding boxes', () => {
 		});
 	}
 
-	it('hides a box that reaches past the picture’s edge up to the edge, and skips one wholly outside', () => {
+	it('hides a box that reaches past the picture’s edge up to the edge, and skips one wholly outside', async () => {
 		const picture = detailed(100, 100);
 		const before = variance(picture, 80, 80, 100, 100);
-		hideBoxes(picture, [{ x: 0.8, y: 0.8, width: 0.5, height: 0.5 }, { x: 1.2, y: 0, width: 0.1, height: 0.1 }], 'pixelate');
+		await hideBoxes(picture, [{ x: 0.8, y: 0.8, width: 0.5, height: 0.5 }, { x: 1.2, y: 0, width: 0.1, height: 0.1 }], 'pixelate');
 		expect(variance(picture, 80, 80, 100, 100)).toBeLessThan(before * 0.1);
 	});
 });

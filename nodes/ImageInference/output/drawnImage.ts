@@ -32,18 +32,36 @@ export interface HideRequest {
 
 const QUALITY_OF_BLURRED_ORIGINAL = 92;
 
+/** Whether a label is one of Blur These Labels: case and surrounding spaces aside, for blurring too much is the safe side. */
+export function hiddenLabel(labels: readonly string[]): (label: string) => boolean {
+	const hidden = new Set(labels.map((label) => label.trim().toLowerCase()));
+	return (label) => hidden.has(label.trim().toLowerCase());
+}
+
 /** The boxes to hide, in fractions of the picture; a reason when one of them cannot be placed (the image's size unknown). */
 function boxesToHide(hide: HideRequest): HiddenBoxes | { unplaced: string } {
-	const labels = new Set(hide.labels);
-	const hidden = hide.placed.filter((detection) => labels.has(detection.label));
+	const isHidden = hiddenLabel(hide.labels);
+	const hidden = hide.placed.filter((detection) => isHidden(detection.label));
 	const boxes = hidden.flatMap((detection) => (detection.relativeBox ? [detection.relativeBox] : []));
 	if (boxes.length < hidden.length) return { unplaced: 'the image’s size is unknown, so the boxes to blur cannot be placed' };
 	return { boxes, effect: hide.effect };
 }
 
-/** The item's files without its pictures (by their type): with Blur These Labels, none goes on unblurred. */
-export function withoutImageFiles(binary: IBinaryKeyData): IBinaryKeyData {
-	return Object.fromEntries(Object.entries(binary).filter(([, file]) => !file.mimeType?.startsWith('image/')));
+const GENERIC_TYPES = new Set(['application/octet-stream', 'binary/octet-stream']);
+
+/**
+ * The item's files that cannot be its pictures: with Blur These Labels none goes on unblurred. A
+ * file goes on only when its type names something else (a PDF, a text) and the image was not read
+ * from it (the node reads an image by its bytes, whatever its type says); a file of no type or a
+ * generic one may be a picture.
+ */
+export function withoutImageFiles(binary: IBinaryKeyData, image?: ImageInput): IBinaryKeyData {
+	const readFrom = image?.source === 'binary' ? image.field : undefined;
+	const namesOther = (mimeType: string | undefined) => {
+		const type = (mimeType ?? '').trim().toLowerCase();
+		return type !== '' && !type.startsWith('image/') && !GENERIC_TYPES.has(type);
+	};
+	return Object.fromEntries(Object.entries(binary).filter(([field, file]) => field !== readFrom && namesOther(file.mimeType)));
 }
 
 /** `street.png` -> `street.annotated.jpg`: the node's picture is always a JPEG. */
@@ -72,7 +90,7 @@ export async function drawnAnnotatedImage(
 	drawing: NodeDrawing & { hide?: HideRequest },
 	marks: { results: DetectionResults; zonesAndSizes: ZoneAndSizeOptions; size: Size | undefined },
 	fallback: IBinaryData | undefined,
-): Promise<{ binary?: IBinaryData; warning?: string }> {
+): Promise<{ binary?: IBinaryData; warning?: string; byNode?: true }> {
 	const cannot = (reason: string) => ({
 		...(fallback ? { binary: fallback } : {}),
 		warning: `The node could not draw the annotated picture: ${reason}; the item carries ${fallback ? 'the service’s picture' : 'no annotated image'}.`,
@@ -89,7 +107,9 @@ export async function drawnAnnotatedImage(
 		const drawn = await drawPicture(bytes, orientation, pictureMarks, { ...drawing, hide });
 		if (drawn.unreadable !== undefined) return cannot(drawn.unreadable);
 		const binary = await this.helpers.prepareBinaryData(drawn.jpeg, drawnFileName(image.fileName), 'image/jpeg');
-		return drawn.damaged ? { binary, warning: 'The image’s file is damaged: the node drew on as much of it as could be decoded (the rest is grey).' } : { binary };
+		return drawn.damaged
+			? { binary, byNode: true, warning: 'The image’s file is damaged: the node drew on as much of it as could be decoded (the rest is grey).' }
+			: { binary, byNode: true };
 	} catch (error) {
 		return cannot(`${(error as Error).message || String(error)}`);
 	}
@@ -113,7 +133,8 @@ export async function hiddenOriginal(this: IExecuteFunctions, itemIndex: number,
 		if ('unplaced' in boxes) return cannot(boxes.unplaced);
 		const hidden = await hiddenPicture(bytes, image.source === 'url' ? undefined : image.size?.orientation, boxes, QUALITY_OF_BLURRED_ORIGINAL);
 		if (hidden.unreadable !== undefined) return cannot(hidden.unreadable);
-		return { binary: await this.helpers.prepareBinaryData(hidden.jpeg, blurredFileName(image.fileName), 'image/jpeg') };
+		const binary = await this.helpers.prepareBinaryData(hidden.jpeg, blurredFileName(image.fileName), 'image/jpeg');
+		return hidden.damaged ? { binary, warning: 'The image’s file is damaged: the blurred original is of as much of it as could be decoded (the rest is grey).' } : { binary };
 	} catch (error) {
 		return cannot(`${(error as Error).message || String(error)}`);
 	}

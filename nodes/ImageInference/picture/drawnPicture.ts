@@ -10,6 +10,8 @@ import { IGNORE_REGION_COLOR, ZONE_COLOR, ZONE_EDGE_COLOR, labelColor } from './
 import type { PrivacyEffect } from './privacy';
 import { hideBoxes } from './privacy';
 import { shrinkPicture, sizeWithin } from './resize';
+import type { YieldToEventLoop } from './slices';
+import { sliceTimer } from './slices';
 import { uprightPicture } from './upright';
 
 /** What the node draws: the detections it kept, and the zones and Ignore Regions, in fractions of the picture as people see it. */
@@ -113,15 +115,16 @@ export async function drawPicture(
 	orientation: number | undefined,
 	marks: PictureMarks,
 	settings: DrawingSettings,
-	yieldToEventLoop?: () => Promise<void>,
+	yieldToEventLoop?: YieldToEventLoop,
 ): Promise<DrawnPicture> {
-	const decoded = await decodePicture(bytes, { longSide: settings.maxSide, yieldToEventLoop });
+	const pause = sliceTimer(yieldToEventLoop);
+	const decoded = await decodePicture(bytes, { longSide: settings.maxSide, pause });
 	if (decoded.unreadable !== undefined) return decoded;
-	const upright = uprightPicture(decoded.picture, orientation);
-	const picture = shrinkPicture(upright, sizeWithin(upright, settings.maxSide));
-	if (settings.hide) hideBoxes(picture, settings.hide.boxes, settings.hide.effect);
+	const upright = await uprightPicture(decoded.picture, orientation, pause);
+	const picture = await shrinkPicture(upright, sizeWithin(upright, settings.maxSide), pause);
+	if (settings.hide) await hideBoxes(picture, settings.hide.boxes, settings.hide.effect, pause);
 	drawMarks(picture, marks, settings);
-	const jpeg = await encodeJpeg(picture, settings.quality, yieldToEventLoop);
+	const jpeg = await encodeJpeg(picture, settings.quality, pause);
 	return { jpeg, size: { width: picture.width, height: picture.height }, damaged: decoded.damaged };
 }
 
@@ -131,13 +134,14 @@ export async function hiddenPicture(
 	orientation: number | undefined,
 	hide: HiddenBoxes,
 	quality: number,
-	yieldToEventLoop?: () => Promise<void>,
+	yieldToEventLoop?: YieldToEventLoop,
 ): Promise<DrawnPicture> {
-	const decoded = await decodePicture(bytes, { yieldToEventLoop });
+	const pause = sliceTimer(yieldToEventLoop);
+	const decoded = await decodePicture(bytes, { pause });
 	if (decoded.unreadable !== undefined) return decoded;
-	const picture = uprightPicture(decoded.picture, orientation);
-	hideBoxes(picture, hide.boxes, hide.effect);
-	const jpeg = await encodeJpeg(picture, quality, yieldToEventLoop);
+	const picture = await uprightPicture(decoded.picture, orientation, pause);
+	await hideBoxes(picture, hide.boxes, hide.effect, pause);
+	const jpeg = await encodeJpeg(picture, quality, pause);
 	return { jpeg, size: { width: picture.width, height: picture.height }, damaged: decoded.damaged };
 }
 
@@ -152,13 +156,14 @@ export async function croppedPictures(
 	boxes: ReadonlyArray<Box | null>,
 	crop: { padding: number; minSide: number; quality: number },
 	hide?: HiddenBoxes,
-	yieldToEventLoop?: () => Promise<void>,
+	yieldToEventLoop?: YieldToEventLoop,
 ): Promise<{ crops: Array<Buffer | undefined>; damaged: boolean; unreadable?: undefined } | { unreadable: string }> {
-	const decoded = await decodePicture(bytes, { yieldToEventLoop });
+	const pause = sliceTimer(yieldToEventLoop);
+	const decoded = await decodePicture(bytes, { pause });
 	if (decoded.unreadable !== undefined) return decoded;
-	const picture = uprightPicture(decoded.picture, orientation);
-	if (hide) hideBoxes(picture, hide.boxes, hide.effect);
+	const picture = await uprightPicture(decoded.picture, orientation, pause);
+	if (hide) await hideBoxes(picture, hide.boxes, hide.effect, pause);
 	const crops: Array<Buffer | undefined> = [];
-	for (const box of boxes) crops.push(box ? await encodeJpeg(cropAround(picture, box, crop.padding, crop.minSide), crop.quality, yieldToEventLoop) : undefined);
+	for (const box of boxes) crops.push(box ? await encodeJpeg(cropAround(picture, box, crop.padding, crop.minSide), crop.quality, pause) : undefined);
 	return { crops, damaged: decoded.damaged };
 }

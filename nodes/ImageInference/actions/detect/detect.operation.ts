@@ -83,7 +83,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 	const asTool = runsAsTool(this);
 	// an agent's tool result carries no picture, so the service is not asked to draw one
 	const imageFields = asTool ? {} : readImageFields.call(this, itemIndex, options, imageSource);
-	const privacy = asTool ? undefined : readPrivacy.call(this, itemIndex, options);
+	const privacy = asTool ? undefined : readPrivacy.call(this, itemIndex, options, imageFields);
 	const drawing = imageFields.annotated ? readNodeDrawing.call(this, itemIndex, options, imageSource, showProb, privacy !== undefined) : undefined;
 	if (confidence !== undefined) request.confidence = confidence;
 	// no annotated picture is wanted from the service: it need not draw one
@@ -144,16 +144,17 @@ function readCrops(this: IExecuteFunctions, itemIndex: number, options: IDataObj
 }
 
 /** Blur These Labels and how, when set (checked before any request): it needs the node to draw. */
-function readPrivacy(this: IExecuteFunctions, itemIndex: number, options: IDataObject): Privacy | undefined {
-	const labels = parseLabelList(options.hideLabels);
-	if (labels === undefined || (labels.length === 0 && options.hideLabels === '')) return undefined;
+function readPrivacy(this: IExecuteFunctions, itemIndex: number, options: IDataObject, imageFields: DetectFields['imageFields']): Privacy | undefined {
+	// only an option not added is off: one added and left empty, or an expression that gives nothing, is a mistake to say
+	if (!('hideLabels' in options)) return undefined;
+	const labels = parseLabelList(options.hideLabels) ?? [];
 	if (labels.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Blur These Labels is empty', {
 			itemIndex,
 			description: 'Enter the labels to blur, separated by commas (e.g. "person, license-plate"), or remove the option.',
 		});
 	}
-	if ((options.annotatedBy ?? DEFAULT_ANNOTATED_BY) !== 'node') {
+	if (imageFields.annotated !== undefined && (options.annotatedBy ?? DEFAULT_ANNOTATED_BY) !== 'node') {
 		throw new NodeOperationError(this.getNode(), 'Blur These Labels needs Annotated Image Drawn By: Node', {
 			itemIndex,
 			description: 'The service’s picture shows every box it found, unblurred. Set Annotated Image Drawn By to Node, in the same Options.',
@@ -247,7 +248,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 
 	const passedThrough = passedThroughBinaries.call(this, plan.itemIndex, plan.passThrough);
 	// the item's own pictures, unblurred, do not go on with Blur These Labels
-	const binary = fields.privacy && !fields.privacy.passUnblurredOriginal ? withoutImageFiles(passedThrough) : passedThrough;
+	const binary = fields.privacy && !fields.privacy.passUnblurredOriginal ? withoutImageFiles(passedThrough, plan.image) : passedThrough;
 	const warnings: string[] = [];
 	let annotatedSize: ImageSize | undefined;
 	let servicePictureFile: IBinaryData | undefined;
@@ -290,21 +291,30 @@ async function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectField
 	warnings.push(...zoneWarnings);
 	context.hints.image(plan, size);
 	if (result.detections.length === 0) context.hints.nothing(plan, fields.request.confidence);
-	context.hints.leftOut(plan, result.detections.length, leftOut, fields.drawing !== undefined);
 	if (comparison) context.hints.look(plan, comparison.key, comparison.previousSeenAt === null, this.getMode() !== 'manual');
 
 	if (!size) warnings.push('The image’s size is unknown (an image URL without the annotated picture): relativeBox is null');
 	const hide = fields.privacy && { labels: fields.privacy.labels, effect: fields.privacy.effect, placed };
+	let drawnByNode = false;
 	if (fields.drawing && fields.imageFields.annotated) {
 		const marks = { results, zonesAndSizes: fields.detections.zonesAndSizes, size };
 		const drawn = await drawnAnnotatedImage.call(this, plan.itemIndex, plan.image, { ...fields.drawing, hide }, marks, answered.servicePictureFile);
 		if (drawn.binary) binary[fields.imageFields.annotated] = drawn.binary;
 		if (drawn.warning) warnings.push(drawn.warning);
+		drawnByNode = drawn.byNode === true;
 	}
+	// the hint says which picture shows only the objects kept: the node's, not the service's it fell back on
+	context.hints.leftOut(plan, result.detections.length, leftOut, drawnByNode);
 	if (hide && fields.imageFields.original && fields.privacy?.passUnblurredOriginal === false) {
 		const original = await hiddenOriginal.call(this, plan.itemIndex, plan.image, hide);
 		if (original.binary) binary[fields.imageFields.original] = original.binary;
 		if (original.warning) warnings.push(original.warning);
+	}
+	let crops: Array<IBinaryData | undefined> = [];
+	if (fields.crops && results.detections.length > 0) {
+		const cropped = await objectCrops.call(this, plan.itemIndex, plan.image, results.detections, fields.crops, hide);
+		crops = cropped.crops;
+		warnings.push(...cropped.warnings);
 	}
 	const aboutImage: IDataObject = {
 		...aboutTheImage(plan.image, size, plan.skippedFiles),
@@ -313,12 +323,6 @@ async function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectField
 		...(comparison ? { comparison: comparison as unknown as IDataObject } : {}),
 		...(tracking ? { tracking: tracking as unknown as IDataObject } : {}),
 	};
-	let crops: Array<IBinaryData | undefined> = [];
-	if (fields.crops && results.detections.length > 0) {
-		const cropped = await objectCrops.call(this, plan.itemIndex, plan.image, results.detections, fields.crops, hide);
-		crops = cropped.crops;
-		warnings.push(...cropped.warnings);
-	}
 	const items = detectOutputItems(results, aboutImage, binary, plan.itemIndex, fields, crops);
 	if (items.length === 0) context.hints.warningsWithoutItem(plan, warnings);
 	return items;

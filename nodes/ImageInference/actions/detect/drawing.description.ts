@@ -22,6 +22,7 @@ export const CROP_PADDING_BOUNDS = { min: 0, max: 1 } as const;
 export const CROP_MIN_SIDE_BOUNDS = { min: 0, max: 10000, integer: true } as const;
 
 const oneItemPerObject = { show: { '/outputItems': ['object'] } };
+const cropping = { show: { '/outputItems': ['object'], cropObjects: [true] } };
 export const JPEG_QUALITY_BOUNDS = { min: 1, max: 100, integer: true } as const;
 
 const drawnByNode = { show: { annotatedBy: ['node'] } };
@@ -51,7 +52,7 @@ export const drawingOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. person, face, license-plate',
 		description:
-			'Every box of these labels the service found (also those the filters leave out) is blurred in every picture the node outputs: its annotated picture and the original image. Needs Annotated Image Drawn By: Node. Comma-separated, matched exactly as the service spells them. What the model did not find is not blurred.',
+			'Every box of these labels the service found (also those the filters leave out) is blurred in every picture the node outputs: its annotated picture, the original image and the crops. With an annotated picture, needs Annotated Image Drawn By: Node. Comma-separated; case and spaces do not count. What the model did not find is not blurred.',
 	},
 	{
 		displayName: 'Crop Each Object',
@@ -69,7 +70,7 @@ export const drawingOptions: INodeProperties[] = [
 		default: DEFAULT_CROP_MIN_SIDE,
 		typeOptions: { minValue: CROP_MIN_SIDE_BOUNDS.min, maxValue: CROP_MIN_SIDE_BOUNDS.max, numberPrecision: 0 },
 		description: 'A crop is at least this wide and high where the image allows: a small object keeps some of its surroundings',
-		displayOptions: oneItemPerObject,
+		displayOptions: cropping,
 	},
 	{
 		displayName: 'Crop Padding',
@@ -78,7 +79,7 @@ export const drawingOptions: INodeProperties[] = [
 		default: DEFAULT_CROP_PADDING,
 		typeOptions: { minValue: CROP_PADDING_BOUNDS.min, maxValue: CROP_PADDING_BOUNDS.max, numberPrecision: 2 },
 		description: 'How much a crop is larger than the box, from 0 to 1: 0.1 adds a tenth of its width and height in all',
-		displayOptions: oneItemPerObject,
+		displayOptions: cropping,
 	},
 	{
 		displayName: 'Hide With',
@@ -139,7 +140,7 @@ export const drawingOptions: INodeProperties[] = [
 		type: 'string',
 		default: DEFAULT_CROP_FIELD,
 		description: 'The output binary field for each object’s crop',
-		displayOptions: oneItemPerObject,
+		displayOptions: cropping,
 	},
 	{
 		displayName: 'Show Zones on Image',

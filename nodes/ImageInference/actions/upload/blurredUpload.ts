@@ -5,6 +5,7 @@ import type { ImageSize } from '../../input/imageSize';
 import { readChoice } from '../../parameters/readers';
 import { uprightBox, uprightSize } from '../../pipeline/geometry';
 import { parseLabelList } from '../../pipeline/labels';
+import { hiddenLabel } from '../../output/drawnImage';
 import { hiddenPicture } from '../../picture/drawnPicture';
 import type { PrivacyEffect } from '../../picture/privacy';
 import { DEFAULT_HIDE_WITH, HIDE_WITH } from '../detect/drawing.description';
@@ -28,8 +29,9 @@ const QUALITY_OF_BLURRED_UPLOAD = 92;
 
 /** Blur These Labels and Hide With of Upload to Project, checked before any request. */
 export function readUploadPrivacy(this: IExecuteFunctions, itemIndex: number, options: IDataObject, annotationSource: AnnotationSource): UploadPrivacy | undefined {
-	const labels = parseLabelList(options.hideLabels);
-	if (labels === undefined) return undefined;
+	// only an option not added is off: one added and left empty, or an expression that gives nothing, is a mistake to say
+	if (!('hideLabels' in options)) return undefined;
+	const labels = parseLabelList(options.hideLabels) ?? [];
 	if (labels.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Blur These Labels is empty', {
 			itemIndex,
@@ -58,7 +60,7 @@ export async function blurredForUpload(
 	annotations: LabelledAnnotation[],
 	privacy: UploadPrivacy,
 ): Promise<BlurredUpload | undefined> {
-	const labels = new Set(privacy.labels);
+	const isHidden = hiddenLabel(privacy.labels);
 	const { size } = file;
 	const upright = uprightSize(size);
 	const inUpright = annotations.map(({ label, annotation }) => {
@@ -67,7 +69,7 @@ export async function blurredForUpload(
 		return { label, annotation: { ...annotation, left: x, top: y, width, height, metadata: { image: upright } } };
 	});
 	const hidden = inUpright.flatMap(({ label, annotation }) =>
-		labels.has(label) && annotation.category === 'bounding_box'
+		isHidden(label) && annotation.category === 'bounding_box'
 			? [{ x: annotation.left / upright.width, y: annotation.top / upright.height, width: annotation.width / upright.width, height: annotation.height / upright.height }]
 			: [],
 	);

@@ -125,7 +125,7 @@ const properties: INodeProperties[] = [
 			default: '',
 			placeholder: 'e.g. person, face, license-plate',
 			description:
-				'The Detections’ boxes of these labels are blurred in the image sent to the project, which then goes up as a JPEG, upright, at full size. Needs Annotations: From Detections; the boxes stay among the annotations unless you leave them out of Detections. Comma-separated, matched exactly. What the model did not find is not blurred.',
+				'The Detections’ boxes of these labels are blurred in the image sent to the project, which then goes up as a JPEG, upright, at full size. Needs Annotations: From Detections; the boxes stay among the annotations unless you leave them out of Detections. Comma-separated; case and spaces do not count. What the model did not find is not blurred.',
 		},
 		{
 			displayName: 'Hide With',

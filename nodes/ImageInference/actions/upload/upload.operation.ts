@@ -7,7 +7,7 @@ import { ImageRefusedError } from '../../input/imageRefused';
 import type { ImageSize } from '../../input/imageSize';
 import { readImageSize } from '../../input/imageSize';
 import { sniffImageType } from '../../input/imageType';
-import { blurredFileName } from '../../output/drawnImage';
+import { blurredFileName, withoutImageFiles } from '../../output/drawnImage';
 import { asNodeError } from '../../output/failureItem';
 import { outputItem, passedThroughBinaries } from '../../output/outputItem';
 import { runsAsTool } from '../../output/toolResult';
@@ -228,7 +228,9 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<UploadFie
 	const upload = { projectId, projectType, batchId, batchName: fields.batchName, recordId, fileName: name, width: record.width, height: record.height, size: record.size, contentType: record.contentType, annotationCount: annotations.length, ...(fields.privacy ? { blurredBoxes: blurred?.hiddenBoxes ?? 0 } : {}) };
 	// an agent reads the item's json as the tool's result: the input's fields (an `error` among them) would read as this upload's
 	const json = runsAsTool(this) ? { upload } : { ...withoutError(this.getInputData()[itemIndex].json), upload };
-	const items = [outputItem(json, passedThroughBinaries.call(this, itemIndex, true), itemIndex)];
+	const passedThrough = passedThroughBinaries.call(this, itemIndex, true);
+	// with Blur These Labels the item's pictures do not go on unblurred either
+	const items = [outputItem(json, fields.privacy ? withoutImageFiles(passedThrough, plan.image) : passedThrough, itemIndex)];
 	return () => items;
 }
 

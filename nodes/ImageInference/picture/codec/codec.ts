@@ -1,5 +1,5 @@
-import { sleep } from 'n8n-workflow';
-
+import type { Pause } from '../slices';
+import { sliceTimer } from '../slices';
 import { CODEC_WASM_BASE64 } from './codecWasm';
 
 /** A decoded picture: 3 bytes a pixel (red, green, blue), rows top to bottom, as stored in the file. */
@@ -18,10 +18,10 @@ export const DECODABLE_FORMATS = 'JPEG (baseline or progressive, colour or greys
  * when a smaller picture is wanted, a PNG always in full (4 bytes a pixel while it is decoded).
  */
 export const MAX_JPEG_PIXELS = 120_000_000;
-export const MAX_PNG_PIXELS = 40_000_000;
+export const MAX_PNG_PIXELS = 16_000_000;
+/** The most pixels a JPEG is decoded to (at full size for crops and blurred images; scaled down, far fewer): 3 bytes each, twice over while decoded. */
+export const MAX_DECODED_PIXELS = 50_000_000;
 
-/** How long the codec works before it lets n8n's event loop run (webhooks, other executions). */
-const SLICE_MS = 20;
 const ROWS_PER_CALL = 8;
 
 /** The codec's results of its last call, at its `facts()` pointer (scripts/codec/codec.c). */
@@ -55,7 +55,10 @@ const LIBJPEG_REASONS: Record<number, string> = {
 	15: 'it is a 12-bit JPEG',
 	27: 'it is a CMYK JPEG',
 	48: 'it is an arithmetic-coded JPEG',
+	// both found for a file cut short, or damaged, before its image data starts
+	51: 'its header is damaged or cut short',
 	54: 'it needs more memory to decode than the node allows',
+	59: 'its header is damaged or cut short',
 	60: 'it is a lossless or hierarchical JPEG',
 };
 
@@ -119,11 +122,9 @@ export type DecodedPicture = { picture: RgbPicture; damaged: boolean; unreadable
 export interface DecodeOptions {
 	/** The longer side the picture will be shown at: a JPEG is decoded at the smallest scale that is still at least this big. */
 	longSide?: number;
-	/** Lets n8n's event loop run; the tests count the calls. */
-	yieldToEventLoop?: () => Promise<void>;
+	/** Called between slices of the work (slices.ts): by default a sliceTimer of its own. */
+	pause?: Pause;
 }
-
-const yieldBySleeping = async () => await sleep(0);
 
 /**
  * A JPEG or PNG file's pixels, or why they cannot be read. A JPEG is decoded a few rows at a
@@ -136,33 +137,30 @@ export async function decodePicture(bytes: Uint8Array, options: DecodeOptions = 
 	if (!isJpeg && !isPng) return { unreadable: `the node draws on ${DECODABLE_FORMATS} only` };
 	const codec = await codecInstance();
 	try {
-		return isJpeg ? await decodeJpeg(codec, bytes, options) : decodePng(codec, bytes);
+		const pause = options.pause ?? sliceTimer();
+		return isJpeg ? await decodeJpeg(codec, bytes, options.longSide, pause) : await decodePng(codec, bytes, pause);
 	} catch (error) {
 		// past libjpeg's own errors: the WebAssembly memory could not grow (a picture too large for the machine)
 		if (!(error instanceof CodecFailure)) return { unreadable: `it could not be decoded (${error instanceof Error ? error.message : String(error)})` };
-		return { unreadable: LIBJPEG_REASONS[error.code] ?? `it is not a JPEG the node can read (libjpeg error ${error.code})` };
+		return { unreadable: LIBJPEG_REASONS[error.code] ?? `it is damaged or a kind of JPEG the node cannot read (libjpeg error ${error.code})` };
 	}
 }
 
-async function decodeJpeg(codec: CodecExports, bytes: Uint8Array, options: DecodeOptions): Promise<DecodedPicture> {
-	const yieldToEventLoop = options.yieldToEventLoop ?? yieldBySleeping;
+async function decodeJpeg(codec: CodecExports, bytes: Uint8Array, longSide: number | undefined, pause: Pause): Promise<DecodedPicture> {
 	codec.jpeg_read_header(copyIn(codec, bytes), bytes.length);
 	const header = facts(codec);
 	if (header[Fact.width] * header[Fact.height] > MAX_JPEG_PIXELS) return { unreadable: tooManyPixels(header[Fact.width], header[Fact.height], MAX_JPEG_PIXELS) };
-	const at = codec.jpeg_start(jpegScale(header[Fact.width], header[Fact.height], options.longSide));
+	const scaleEighths = jpegScale(header[Fact.width], header[Fact.height], longSide);
+	const decodedPixels = Math.ceil((header[Fact.width] * scaleEighths) / 8) * Math.ceil((header[Fact.height] * scaleEighths) / 8);
+	if (decodedPixels > MAX_DECODED_PIXELS) return { unreadable: tooManyToDecode(header[Fact.width], header[Fact.height]) };
+	const at = codec.jpeg_start(scaleEighths);
 	const { [Fact.width]: width, [Fact.height]: height } = facts(codec);
-	let sliceStarted = Date.now();
-	while (!codec.jpeg_read_rows(ROWS_PER_CALL)) {
-		if (Date.now() - sliceStarted >= SLICE_MS) {
-			await yieldToEventLoop();
-			sliceStarted = Date.now();
-		}
-	}
+	while (!codec.jpeg_read_rows(ROWS_PER_CALL)) await pause();
 	const pixels = new Uint8Array(codec.memory.buffer, at, width * height * 3).slice();
 	return { picture: { width, height, pixels }, damaged: facts(codec)[Fact.damage] > 0 };
 }
 
-function decodePng(codec: CodecExports, bytes: Uint8Array): DecodedPicture {
+async function decodePng(codec: CodecExports, bytes: Uint8Array, pause: Pause): Promise<DecodedPicture> {
 	// the IHDR chunk, the first, holds the width and height
 	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	const declared = bytes.length >= 24 ? [view.getUint32(16), view.getUint32(20)] : [0, 0];
@@ -171,17 +169,20 @@ function decodePng(codec: CodecExports, bytes: Uint8Array): DecodedPicture {
 	if (at === 0) return { unreadable: 'it is not a PNG the node can read (damaged or cut short)' };
 	const { [Fact.width]: width, [Fact.height]: height } = facts(codec);
 	const rgba = new Uint8Array(codec.memory.buffer, at, width * height * 4);
-	return { picture: { width, height, pixels: onWhite(rgba, width * height) }, damaged: false };
+	return { picture: { width, height, pixels: await onWhite(rgba, width, height, pause) }, damaged: false };
 }
 
 /** Transparent pixels shown on white, as mail and chat apps show a transparent PNG on a light background. */
-function onWhite(rgba: Uint8Array, pixelCount: number): Uint8Array {
-	const rgb = new Uint8Array(pixelCount * 3);
-	for (let pixel = 0; pixel < pixelCount; pixel++) {
-		const alpha = rgba[pixel * 4 + 3];
-		for (let channel = 0; channel < 3; channel++) {
-			rgb[pixel * 3 + channel] = Math.round((rgba[pixel * 4 + channel] * alpha + 255 * (255 - alpha)) / 255);
+async function onWhite(rgba: Uint8Array, width: number, height: number, pause: Pause): Promise<Uint8Array> {
+	const rgb = new Uint8Array(width * height * 3);
+	for (let y = 0; y < height; y++) {
+		for (let pixel = y * width; pixel < (y + 1) * width; pixel++) {
+			const alpha = rgba[pixel * 4 + 3];
+			for (let channel = 0; channel < 3; channel++) {
+				rgb[pixel * 3 + channel] = Math.round((rgba[pixel * 4 + channel] * alpha + 255 * (255 - alpha)) / 255);
+			}
 		}
+		await pause();
 	}
 	return rgb;
 }
@@ -190,18 +191,16 @@ function tooManyPixels(width: number, height: number, most: number): string {
 	return `its header declares ${width} × ${height} pixels, more than the ${most / 1_000_000} million the node decodes`;
 }
 
+function tooManyToDecode(width: number, height: number): string {
+	return `its header declares ${width} × ${height} pixels, more than the ${MAX_DECODED_PIXELS / 1_000_000} million the node decodes at full size (for crops and blurred images)`;
+}
+
 /** The picture as a JPEG of `quality` (1–100), encoded a few rows at a time. */
-export async function encodeJpeg(picture: RgbPicture, quality: number, yieldToEventLoop: () => Promise<void> = yieldBySleeping): Promise<Buffer> {
+export async function encodeJpeg(picture: RgbPicture, quality: number, pause: Pause = sliceTimer()): Promise<Buffer> {
 	const codec = await codecInstance();
 	const at = copyIn(codec, picture.pixels);
 	codec.jpeg_encode_start(picture.width, picture.height, quality);
-	let sliceStarted = Date.now();
-	while (!codec.jpeg_encode_rows(at, ROWS_PER_CALL)) {
-		if (Date.now() - sliceStarted >= SLICE_MS) {
-			await yieldToEventLoop();
-			sliceStarted = Date.now();
-		}
-	}
+	while (!codec.jpeg_encode_rows(at, ROWS_PER_CALL)) await pause();
 	const encodedAt = codec.jpeg_encode_finish();
 	return Buffer.from(new Uint8Array(codec.memory.buffer, encodedAt, facts(codec)[Fact.length]));
 }
