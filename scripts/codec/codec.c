@@ -94,7 +94,8 @@ EXPORT(jpeg_start) unsigned char *jpeg_start(int scale_eighths) {
 	decoder.out_color_space = JCS_RGB;
 	decoder.scale_num = (unsigned int)scale_eighths;
 	decoder.scale_denom = 8;
-	decoder.dct_method = JDCT_ISLOW;
+	// the fast integer DCT: a third less work, differences of a level or two a pixel, below what a re-encoded JPEG loses
+	decoder.dct_method = JDCT_IFAST;
 	jpeg_start_decompress(&decoder);
 	facts_of_last_call[FACT_WIDTH] = (int)decoder.output_width;
 	facts_of_last_call[FACT_HEIGHT] = (int)decoder.output_height;
@@ -141,6 +142,7 @@ EXPORT(jpeg_encode_start) void jpeg_encode_start(int width, int height, int qual
 	encoder.in_color_space = JCS_RGB;
 	jpeg_set_defaults(&encoder);
 	jpeg_set_quality(&encoder, quality, TRUE);
+	encoder.dct_method = JDCT_IFAST;
 	jpeg_start_compress(&encoder, TRUE);
 }
 

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import jpeg from 'jpeg-js';
 
 import type { PictureMarks } from '../../nodes/ImageInference/picture/drawnPicture';
-import { drawPicture } from '../../nodes/ImageInference/picture/drawnPicture';
+import { drawPicture, hiddenPicture } from '../../nodes/ImageInference/picture/drawnPicture';
 import { rssSampler } from './rssSampler';
 import { median } from './median';
 
@@ -84,8 +84,25 @@ async function main() {
 		jpeg.encode({ data: decoded.data, width: decoded.width, height: decoded.height }, 85);
 		jpegJs.push(cpuMs(process.cpuUsage(started)));
 	}
+	// the blurred original (Blur These Labels with Output Images Original): the whole photo at full size, a person's box of a third by a half blurred
+	const hide = async () => {
+		const hidden = await hiddenPicture(photo, undefined, { boxes: [{ x: 0.3, y: 0.3, width: 0.33, height: 0.5 }], effect: 'blur' }, 92);
+		if (hidden.unreadable !== undefined) throw new Error(hidden.unreadable);
+	};
+	await hide();
+	const hiddenCpu: number[] = [];
+	for (let run = 0; run < 3; run++) {
+		gc();
+		const started = process.cpuUsage();
+		await hide();
+		hiddenCpu.push(cpuMs(process.cpuUsage(started)));
+	}
+	gc();
+	const hiddenWait = await longestWait(hide);
 	console.log(
 		JSON.stringify({
+			hiddenCpuMs: median(hiddenCpu),
+			hiddenLongestWaitMs: hiddenWait,
 			cpuMs: median(cpu),
 			cpuRuns: cpu,
 			longestWaitMs: Math.max(...waits),

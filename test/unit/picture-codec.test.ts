@@ -87,14 +87,21 @@ describe('the picture codec: JPEG', () => {
 	});
 
 	it('picks the scale from the longer side, landscape or portrait', () => {
-		expect(jpegScale(4000, 3000, 1920)).toBe(4);
-		expect(jpegScale(3000, 4000, 1920)).toBe(4);
-		expect(jpegScale(4000, 3000, 2001)).toBe(5);
+		// the largest scale that fits, when it is at least three quarters of the side: 3/8 of 4,000 is 1,500 ≥ 1,440
+		expect(jpegScale(4000, 3000, 1920)).toBe(3);
+		expect(jpegScale(3000, 4000, 1920)).toBe(3);
+		expect(jpegScale(4000, 3000, 2000)).toBe(4);
+		expect(jpegScale(4000, 3000, 1999)).toBe(3);
+		expect(jpegScale(4000, 3000, 2001)).toBe(4);
 		expect(jpegScale(4000, 3000, 500)).toBe(1);
-		expect(jpegScale(4000, 3000, 501)).toBe(2);
+		// 1/8 of 8,000 is 1,000, under three quarters of 1,920: decoded at 2/8 (2,000) and shrunk
+		expect(jpegScale(8000, 6000, 1920)).toBe(2);
+		// an eighth is the smallest: 4,000 at 1/8 is 500, shrunk to 64
+		expect(jpegScale(4000, 3000, 64)).toBe(1);
 		expect(jpegScale(1920, 1080, 1920)).toBe(8);
-		expect(jpegScale(1920, 1080, 1681)).toBe(8);
+		expect(jpegScale(1920, 1080, 1681)).toBe(7);
 		expect(jpegScale(1920, 1080, 1680)).toBe(7);
+		expect(jpegScale(1920, 1080, 1679)).toBe(6);
 		expect(jpegScale(1920, 1080, undefined)).toBe(8);
 	});
 

@@ -285,7 +285,11 @@ describe('the node’s own picture of a photo', () => {
 
 	it('is within Max Side, and stands upright when the file says it is stored turned', async () => {
 		const small = await drawPicture(photo, undefined, marks, { ...settings, maxSide: 300 });
-		expect(small.unreadable === undefined && small.size).toEqual({ width: 300, height: 169 });
+		// 676 × 380 decoded at 3/8: 254 × 143, within 300 and more than three quarters of it
+		expect(small.unreadable === undefined && small.size).toEqual({ width: 254, height: 143 });
+		// within 160 an eighth (85) is too small: decoded at 2/8 (169 × 95) and shrunk
+		const smaller = await drawPicture(photo, undefined, marks, { ...settings, maxSide: 160 });
+		expect(smaller.unreadable === undefined && smaller.size).toEqual({ width: 160, height: 90 });
 		const turned = await drawPicture(photo, 6, marks, { ...settings, maxSide: 338 });
 		expect(turned.unreadable === undefined && turned.size).toEqual({ width: 190, height: 338 });
 	});

@@ -39,47 +39,63 @@ function coverage(from: number, to: number): Coverage {
 	return { first, count, offset, weights: Float64Array.from(weights) };
 }
 
-/** The picture made smaller: each new pixel the average of the old pixels it covers (a box filter), a row at a time between pauses. */
+/** One old row shrunk across, into `row`. */
+function shrinkRowAcross(source: Uint8Array, rowStart: number, across: Coverage, row: Float32Array): void {
+	const { first, count, offset, weights } = across;
+	for (let x = 0, to = 0; x < first.length; x++) {
+		let red = 0;
+		let green = 0;
+		let blue = 0;
+		let at = rowStart + first[x] * 3;
+		const end = offset[x] + count[x];
+		for (let index = offset[x]; index < end; index++, at += 3) {
+			const weight = weights[index];
+			red += source[at] * weight;
+			green += source[at + 1] * weight;
+			blue += source[at + 2] * weight;
+		}
+		row[to++] = red;
+		row[to++] = green;
+		row[to++] = blue;
+	}
+}
+
+function addWeighted(sums: Float32Array, row: Float32Array, weight: number): void {
+	for (let x = 0; x < sums.length; x++) sums[x] += row[x] * weight;
+}
+
+function roundInto(pixels: Uint8Array, to: number, sums: Float32Array): void {
+	for (let x = 0; x < sums.length; x++) pixels[to + x] = Math.round(sums[x]);
+}
+
+/**
+ * The picture made smaller: each new pixel the average of the old pixels it covers (a box filter),
+ * a new row at a time between pauses. Each new row is made from the old rows it covers, each shrunk
+ * across as it is needed; the one it shares with the next new row is kept for it, so no shrunk copy
+ * of the whole picture is held.
+ */
 export async function shrinkPicture(picture: RgbPicture, size: Size, pause: Pause = sliceTimer()): Promise<RgbPicture> {
 	if (size.width >= picture.width && size.height >= picture.height) return picture;
 	const across = coverage(picture.width, size.width);
 	const down = coverage(picture.height, size.height);
-	const source = picture.pixels;
-	// rows first: each old row shrunk across, kept in 256ths (half the memory of floats: a 2,000 × 1,500 step is 17 MB)
 	const rowLength = size.width * 3;
-	const rows = new Uint16Array(picture.height * rowLength);
-	for (let y = 0; y < picture.height; y++) {
-		const rowStart = y * picture.width * 3;
-		let to = y * rowLength;
-		for (let x = 0; x < size.width; x++) {
-			let red = 0;
-			let green = 0;
-			let blue = 0;
-			const weightsAt = across.offset[x];
-			let at = rowStart + across.first[x] * 3;
-			for (let index = 0; index < across.count[x]; index++, at += 3) {
-				const weight = across.weights[weightsAt + index];
-				red += source[at] * weight;
-				green += source[at + 1] * weight;
-				blue += source[at + 2] * weight;
-			}
-			rows[to++] = Math.round(red * 256);
-			rows[to++] = Math.round(green * 256);
-			rows[to++] = Math.round(blue * 256);
-		}
-		await pause();
-	}
 	const pixels = new Uint8Array(size.height * rowLength);
-	const sums = new Float64Array(rowLength);
+	const sums = new Float32Array(rowLength);
+	let shrunk = new Float32Array(rowLength);
+	let kept = new Float32Array(rowLength);
+	let keptRow = -1;
 	for (let y = 0; y < size.height; y++) {
 		sums.fill(0);
 		for (let index = 0; index < down.count[y]; index++) {
-			const weight = down.weights[down.offset[y] + index];
-			const rowStart = (down.first[y] + index) * rowLength;
-			for (let x = 0; x < rowLength; x++) sums[x] += rows[rowStart + x] * weight;
+			const sourceRow = down.first[y] + index;
+			if (sourceRow !== keptRow) {
+				shrinkRowAcross(picture.pixels, sourceRow * picture.width * 3, across, shrunk);
+				[shrunk, kept] = [kept, shrunk];
+				keptRow = sourceRow;
+			}
+			addWeighted(sums, kept, down.weights[down.offset[y] + index]);
 		}
-		const to = y * rowLength;
-		for (let x = 0; x < rowLength; x++) pixels[to + x] = Math.round(sums[x] / 256);
+		roundInto(pixels, y * rowLength, sums);
 		await pause();
 	}
 	return { width: size.width, height: size.height, pixels };

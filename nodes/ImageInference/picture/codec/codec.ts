@@ -108,19 +108,36 @@ function copyIn(codec: CodecExports, bytes: Uint8Array): number {
 	return at;
 }
 
-/** The smallest of libjpeg's scales (1/8 to 8/8) whose picture's longer side is still at least `longSide`. */
+/**
+ * How much smaller than `longSide` a JPEG may be decoded rather than decoded larger and shrunk to
+ * it: shrinking costs more than decoding (a 12-megapixel photo for Max Side 1920 is decoded at 3/8,
+ * 1,500 pixels, rather than at 4/8 and shrunk).
+ */
+export const SMALLER_SCALE_FLOOR = 0.75;
+
+/**
+ * The libjpeg scale (1/8 to 8/8) to decode at for a picture whose longer side is to be at most
+ * `longSide`: the largest whose picture fits, when that is at least SMALLER_SCALE_FLOOR of it;
+ * else the smallest still at least `longSide` (to be shrunk to it).
+ */
 export function jpegScale(width: number, height: number, longSide: number | undefined): number {
 	const longest = Math.max(width, height);
-	for (let eighths = 1; eighths < 8; eighths++) {
-		if (longSide !== undefined && Math.ceil((longest * eighths) / 8) >= longSide) return eighths;
+	if (longSide === undefined || longest <= longSide) return 8;
+	const sideAt = (eighths: number) => Math.ceil((longest * eighths) / 8);
+	for (let eighths = 7; eighths >= 1; eighths--) {
+		if (sideAt(eighths) <= longSide) {
+			if (sideAt(eighths) >= SMALLER_SCALE_FLOOR * longSide) return eighths;
+			break;
+		}
 	}
+	for (let eighths = 1; eighths < 8; eighths++) if (sideAt(eighths) >= longSide) return eighths;
 	return 8;
 }
 
 export type DecodedPicture = { picture: RgbPicture; damaged: boolean; unreadable?: undefined } | { unreadable: string };
 
 export interface DecodeOptions {
-	/** The longer side the picture will be shown at: a JPEG is decoded at the smallest scale that is still at least this big. */
+	/** The longer side the picture will be shown at, at most: a JPEG is decoded at the scale jpegScale picks. */
 	longSide?: number;
 	/** Called between slices of the work (slices.ts): by default a sliceTimer of its own. */
 	pause?: Pause;
