@@ -21,6 +21,9 @@ import * as fs from 'fs';
 import type { DetectResult } from '../../nodes/ImageInference/contract';
 import { sha256, startReferenceServer, type ReferenceServer } from '../reference-server';
 import { decodeImage, encodeImage } from '../reference-server/image-codec';
+import { labelColor } from '../../nodes/ImageInference/picture/draw/palette';
+import { channelDistance, framedIn, pixelsOf } from '../harness/pictureChecks';
+import { fineDetailIn } from '../harness/texturedScene';
 import {
 	createN8nHome,
 	e2eVersions,
@@ -219,20 +222,34 @@ describe.each(e2eVersions())('examples/telegram-photo-bot.json activated in real
 		expect(bot.webhook()!.url).not.toBe(newBot.webhook()!.url);
 	});
 
-	it('a photo comes back to its chat, annotated by the service, with the counts as its caption', async () => {
+	it('a photo comes back to its chat drawn by the node, its people blurred, with the counts as its caption', async () => {
+		// the service's answer for the photo: its car, and a person scripted over the trees (detail to blur)
+		const seen = server.predict('detect', CAR, detectOptions) as DetectResult;
+		const car = seen.detections.find((detection) => detection.label === 'car')!;
+		const detections = [car, { label: 'person', confidence: 0.9, x: 60, y: 30, width: 120, height: 100 }];
+		const answer = { detections, labelsCount: [{ label: 'car', total: 1 }, { label: 'person', total: 1 }], image: null };
+		server.addFault({ match: { kind: 'detect', imageSha256: sha256(CAR) }, action: { type: 'status', status: 200, body: answer } });
 		const update = photoUpdate(bot, 7001, CAR, 'car');
 		expect(await bot.postUpdate(update)).toBe(200);
 		const [reply] = await repliesTo(7001);
 
-		// the largest size was fetched and sent to the service, byte for byte
-		expect(server.requests.filter((r) => r.kind === 'detect')).toHaveLength(1);
-		const expected = whatTheServiceSaw(CAR);
-		expect(expected.labelsCount.some((l) => l.label === 'car')).toBe(true);
+		// the largest size was fetched and sent to the service, byte for byte, which was asked for no picture
+		const sent = server.requests.filter((r) => r.kind === 'detect');
+		expect(sent).toHaveLength(1);
+		expect(Buffer.from((sent[0].body as { image: string }).image, 'base64').equals(CAR)).toBe(true);
+		expect((sent[0].body as { annotate?: boolean }).annotate).toBe(false);
 
 		expect(reply.method).toBe('sendPhoto');
 		expect(reply.files.photo.mimeType).toBe('image/jpeg');
-		expect(reply.files.photo.bytes.equals(Buffer.from(expected.image!, 'base64'))).toBe(true);
-		expect(reply.fields.caption).toBe(captionFor(expected));
+		const picture = pixelsOf(reply.files.photo.bytes);
+		const photo = pixelsOf(CAR);
+		expect([picture.width, picture.height]).toEqual([photo.width, photo.height]);
+		// the car framed in its label's colour; the person's box at least 90 % of its detail gone
+		expect(framedIn(picture, photo, car, labelColor('car'))).toBe(true);
+		const inPerson = { left: 60, top: 30, right: 180, bottom: 130 };
+		expect(fineDetailIn(photo, inPerson)).toBeGreaterThan(100);
+		expect(fineDetailIn(picture, inPerson)).toBeLessThan(fineDetailIn(photo, inPerson) * 0.1);
+		expect(reply.fields.caption).toBe(captionFor(answer));
 		expect(Number(reply.fields.reply_to_message_id)).toBe(update.message.message_id);
 		expect(sentTo(OWNER)).toHaveLength(0);
 	});
@@ -256,7 +273,11 @@ describe.each(e2eVersions())('examples/telegram-photo-bot.json activated in real
 		expect(Number(toDog.fields.reply_to_message_id)).toBe(dog.message.message_id);
 		for (const [reply, photo] of [[toCar, CAR], [toDog, DOG]] as const) {
 			const expected = whatTheServiceSaw(photo);
-			expect(reply.files.photo.bytes.equals(Buffer.from(expected.image!, 'base64'))).toBe(true);
+			// the node's picture of that photo: its size, its middle its colour
+			const [picture, source] = [pixelsOf(reply.files.photo.bytes), pixelsOf(photo)];
+			expect([picture.width, picture.height]).toEqual([source.width, source.height]);
+			const middle = [source.width >> 1, source.height >> 1] as const;
+			expect(channelDistance(picture.pixel(...middle), source.pixel(...middle))).toBeLessThan(40);
 			expect(reply.fields.caption).toBe(captionFor(expected));
 		}
 		expect(toCar.fields.caption).not.toBe(toDog.fields.caption);
@@ -367,7 +388,7 @@ describe.each(e2eVersions())('examples/telegram-photo-bot.json activated in real
 		expect(toListed.fields.text).toMatch(/^Send me a photo/);
 	});
 
-	it('a picture sent as a file of 10–20 MB gets its annotated picture back as a document (over the 10 MB Send Photo takes)', async () => {
+	it('a picture sent as a file of 10–20 MB comes back as a photo: the node draws it within 1,920 pixels', async () => {
 		expect(big.length).toBeGreaterThan(10_000_000);
 		expect(big.length).toBeLessThanOrEqual(MAX_DOWNLOAD_BYTES);
 		const file = bot.addFile(big, 'documents/IMG_0001.png');
@@ -377,38 +398,26 @@ describe.each(e2eVersions())('examples/telegram-photo-bot.json activated in real
 		expect(more).toHaveLength(0);
 
 		const expected = whatTheServiceSaw(big);
-		const annotated = Buffer.from(expected.image!, 'base64');
-		// the service's picture is over what Send Photo takes: the case under test
-		expect(annotated.length).toBeGreaterThan(MAX_PHOTO_BYTES);
-		expect(reply.method).toBe('sendDocument');
-		expect(reply.files.document.bytes.equals(annotated)).toBe(true);
-		expect(reply.files.document.mimeType).toBe('image/png');
+		expect(reply.method).toBe('sendPhoto');
+		expect(reply.files.photo.mimeType).toBe('image/jpeg');
+		expect(reply.files.photo.bytes.length).toBeLessThan(MAX_PHOTO_BYTES);
+		const picture = pixelsOf(reply.files.photo.bytes);
+		expect([picture.width, picture.height]).toEqual([1920, Math.round((decodeImage(big).height * 1920) / decodeImage(big).width)]);
 		expect(reply.fields.caption).toBe(captionFor(expected));
 		expect(Number(reply.fields.reply_to_message_id)).toBe(update.message.message_id);
-		// not tried as a photo first (Telegram would refuse it after the upload)
-		expect(bot.calls.filter((c) => c.method === 'sendPhoto')).toHaveLength(0);
+		expect(bot.calls.filter((c) => c.method === 'sendDocument')).toHaveLength(0);
 	}, 120_000);
 
-	it.each([
-		['`image: null`', 7013, 'null'],
-		['no `image` field', 7014, 'absent'],
-		['an `image` that is not a picture', 7015, 'unreadable'],
-	] as const)('an answer with %s: the counts come back as text', async (_case, chatId, image) => {
-		if (image === 'unreadable') {
-			server.addFault({ match: { kind: 'detect', imageSha256: sha256(CAR) }, action: { type: 'bad-annotated-image' } });
-		} else {
-			// the reference server's own answer for the example's options, without its picture
-			const { image: _drawn, ...answer } = server.predict('detect', CAR, detectOptions) as DetectResult;
-			void _drawn;
-			server.addFault({ match: { kind: 'detect', imageSha256: sha256(CAR) }, action: { type: 'status', status: 200, body: image === 'null' ? { ...answer, image: null } : answer } });
-		}
-		const update = photoUpdate(bot, chatId, CAR, `car-no-picture-${chatId}`);
+	it('a file the node cannot draw on (a CMYK JPEG sent as a file): the counts come back as text', async () => {
+		const cmyk = fs.readFileSync(fixture('car-338x190-cmyk.jpg'));
+		const file = bot.addFile(cmyk, 'documents/print.jpg');
+		const update = message(7013, { document: { file_name: 'print.jpg', mime_type: 'image/jpeg', file_id: file, file_unique_id: `${file}-u`, file_size: cmyk.length } });
 		expect(await bot.postUpdate(update)).toBe(200);
-		const [reply, ...more] = await repliesTo(chatId);
+		const [reply, ...more] = await repliesTo(7013);
 		expect(more).toHaveLength(0);
 		expect(reply.method).toBe('sendMessage');
 		// what the service computed for the options the node really sent
-		const expected = whatTheServiceSaw(CAR);
+		const expected = whatTheServiceSaw(cmyk);
 		expect(expected.labelsCount.length).toBeGreaterThan(0);
 		expect(reply.fields.text).toBe(captionFor(expected));
 		expect(Number(reply.fields.reply_to_message_id)).toBe(update.message.message_id);
@@ -429,7 +438,7 @@ describe.each(e2eVersions())('examples/telegram-photo-bot.json activated in real
 		const [reply, ...more] = await repliesTo(7016);
 		expect(more).toHaveLength(0);
 		expect(reply.method).toBe('sendPhoto');
-		expect(reply.files.photo.bytes.equals(DOG)).toBe(true);
+		expect(pixelsOf(reply.files.photo.bytes)).toMatchObject({ width: pixelsOf(DOG).width, height: pixelsOf(DOG).height });
 		const caption = String(reply.fields.caption);
 		expect(caption.length).toBeLessThanOrEqual(MAX_CAPTION);
 		// as many whole labels as fit, in the service's order, then a word that there are more

@@ -166,6 +166,16 @@ describe('the annotated picture drawn by the node', () => {
 			]);
 		});
 
+		it('an expression that gives no label turns blurring off, and each item says so', async () => {
+			for (const hideLabels of ['={{ "" }}', '={{ $json.blurLabels }}']) {
+				const { items, bytes } = await run(withOriginal({ hideLabels }), [{ ...sceneItem(), json: { blurLabels: '' } }]);
+				expect([hideLabels, items[0].json.warnings]).toEqual([hideLabels, ['Blur These Labels’ expression gave no label: nothing is blurred in this item’s pictures.']]);
+				// as without the option: the original as it came, the picture unblurred
+				expect(bytes(items[0], 'original').equals(SCENE)).toBe(true);
+				expect(redBlockDetail(pixelsOf(bytes(items[0], 'annotated')))).toBeGreaterThan(sceneDetail * 0.3);
+			}
+		});
+
 		it('is refused before any request when empty, or with the service drawing', async () => {
 			// an option added and left empty, or an expression that gives nothing, does not turn blurring off unsaid
 			for (const hideLabels of [' , ', '', null, []]) {

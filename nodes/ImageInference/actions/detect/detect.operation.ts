@@ -68,6 +68,8 @@ export interface DetectFields {
 	drawing?: NodeDrawing;
 	/** Blur These Labels: what is hidden in every picture the node outputs. */
 	privacy?: Privacy;
+	/** Why nothing is blurred though Blur These Labels is set (its expression gave no label): a warning on every item. */
+	notBlurred?: string;
 	/** Crop Each Object (One Item per Object). */
 	crops?: CropSettings;
 	watch?: Watch;
@@ -83,7 +85,8 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 	const asTool = runsAsTool(this);
 	// an agent's tool result carries no picture, so the service is not asked to draw one
 	const imageFields = asTool ? {} : readImageFields.call(this, itemIndex, options, imageSource);
-	const privacy = asTool ? undefined : readPrivacy.call(this, itemIndex, options, imageFields);
+	const privacyRead = asTool ? undefined : readPrivacy.call(this, itemIndex, options, imageFields);
+	const privacy = privacyRead && 'off' in privacyRead ? undefined : privacyRead;
 	const drawing = imageFields.annotated ? readNodeDrawing.call(this, itemIndex, options, imageSource, showProb, privacy !== undefined) : undefined;
 	if (confidence !== undefined) request.confidence = confidence;
 	// no annotated picture is wanted from the service: it need not draw one
@@ -122,6 +125,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 		imageFields,
 		...(drawing ? { drawing } : {}),
 		...(privacy ? { privacy } : {}),
+		...(privacyRead && 'off' in privacyRead ? { notBlurred: privacyRead.off } : {}),
 		...(crops ? { crops } : {}),
 		watch,
 	};
@@ -144,10 +148,25 @@ function readCrops(this: IExecuteFunctions, itemIndex: number, options: IDataObj
 }
 
 /** Blur These Labels and how, when set (checked before any request): it needs the node to draw. */
-function readPrivacy(this: IExecuteFunctions, itemIndex: number, options: IDataObject, imageFields: DetectFields['imageFields']): Privacy | undefined {
-	// only an option not added is off: one added and left empty, or an expression that gives nothing, is a mistake to say
+const BLUR_OFF_BY_EXPRESSION = 'Blur These Labels’ expression gave no label: nothing is blurred in this item’s pictures.';
+
+/** Whether the node's option is an expression in the workflow (n8n stores one as text starting with "="). */
+function optionByExpression(context: IExecuteFunctions, name: string): boolean {
+	const options = context.getNode().parameters.options;
+	const stored = options && typeof options === 'object' && !Array.isArray(options) ? (options as IDataObject)[name] : undefined;
+	return typeof stored === 'string' && stored.startsWith('=');
+}
+
+function readPrivacy(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	imageFields: DetectFields['imageFields'],
+): Privacy | { off: string } | undefined {
+	// only an option not added is off: one added and left empty is a mistake to say; an expression may turn it off, and the items say so
 	if (!('hideLabels' in options)) return undefined;
 	const labels = parseLabelList(options.hideLabels) ?? [];
+	if (labels.length === 0 && optionByExpression(this, 'hideLabels')) return { off: BLUR_OFF_BY_EXPRESSION };
 	if (labels.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Blur These Labels is empty', {
 			itemIndex,
@@ -249,7 +268,7 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 	const passedThrough = passedThroughBinaries.call(this, plan.itemIndex, plan.passThrough);
 	// the item's own pictures, unblurred, do not go on with Blur These Labels
 	const binary = fields.privacy && !fields.privacy.passUnblurredOriginal ? withoutImageFiles(passedThrough, plan.image) : passedThrough;
-	const warnings: string[] = [];
+	const warnings: string[] = fields.notBlurred ? [fields.notBlurred] : [];
 	let annotatedSize: ImageSize | undefined;
 	let servicePictureFile: IBinaryData | undefined;
 	if (fields.imageFields.annotated) {

@@ -3,10 +3,28 @@ import type { INodeProperties } from 'n8n-workflow';
 export const ANNOTATED_BY = ['service', 'node'] as const;
 export const HIDE_WITH = ['blur', 'pixelate'] as const;
 export const DEFAULT_HIDE_WITH = 'blur';
-export const HIDE_WITH_CHOICES = [
-	{ name: 'Blur', value: 'blur', description: 'A strong blur: colours and shapes stay, detail goes' },
-	{ name: 'Pixelate', value: 'pixelate', description: 'Blocks of a tenth of the box’s size' },
-];
+
+/** Blur These Labels, as Detect and Upload to Project each describe it. */
+export const blurTheseLabelsOption = (description: string): INodeProperties => ({
+	displayName: 'Blur These Labels',
+	name: 'hideLabels',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. person, face, license-plate',
+	description,
+});
+
+export const hideWithOption = (): INodeProperties => ({
+	displayName: 'Hide With',
+	name: 'hideWith',
+	type: 'options',
+	options: [
+		{ name: 'Blur', value: 'blur', description: 'A strong blur: colours and shapes stay, detail goes' },
+		{ name: 'Pixelate', value: 'pixelate', description: 'Blocks of a tenth of the box’s size' },
+	],
+	default: DEFAULT_HIDE_WITH,
+	description: 'How the boxes of Blur These Labels are hidden',
+});
 export const WHEN_NODE_CANNOT_DRAW = ['none', 'service'] as const;
 
 // what the node does when these options are not set; the editor shows the same
@@ -45,15 +63,9 @@ export const drawingOptions: INodeProperties[] = [
 		default: DEFAULT_ANNOTATED_BY,
 		description: 'Who draws the annotated picture',
 	},
-	{
-		displayName: 'Blur These Labels',
-		name: 'hideLabels',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. person, face, license-plate',
-		description:
-			'Every box of these labels the service found (also those the filters leave out) is blurred in every picture the node outputs: its annotated picture, the original image and the crops. With an annotated picture, needs Annotated Image Drawn By: Node. Comma-separated; case and spaces do not count. What the model did not find is not blurred.',
-	},
+	blurTheseLabelsOption(
+		'Every box of these labels the service found (also those the filters leave out) is blurred in every picture the node outputs: its annotated picture, the original image and the crops. With an annotated picture, needs Annotated Image Drawn By: Node. Comma-separated; case and spaces do not count. Left empty it is refused; an expression that gives no label turns it off, and each item says so in warnings. What the model did not find is not blurred.',
+	),
 	{
 		displayName: 'Crop Each Object',
 		name: 'cropObjects',
@@ -81,15 +93,7 @@ export const drawingOptions: INodeProperties[] = [
 		description: 'How much a crop is larger than the box, from 0 to 1: 0.1 adds a tenth of its width and height in all',
 		displayOptions: cropping,
 	},
-	{
-		displayName: 'Hide With',
-		name: 'hideWith',
-		type: 'options',
-		options: HIDE_WITH_CHOICES,
-		default: DEFAULT_HIDE_WITH,
-		description: 'How the boxes of Blur These Labels are hidden',
-		displayOptions: drawnByNode,
-	},
+	hideWithOption(),
 	{
 		displayName: 'If the Node Cannot Draw',
 		name: 'whenNodeCannotDraw',

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { DEFAULT_IMAGE_SOURCE } from '../../input/imageInput';
 import { PROJECT_ID_REGEX, PROJECT_URL_REGEX } from '../../projectContract';
 import { optionsCollection } from '../common.description';
-import { DEFAULT_HIDE_WITH, HIDE_WITH_CHOICES } from '../detect/drawing.description';
+import { blurTheseLabelsOption, hideWithOption } from '../detect/drawing.description';
 
 const PROJECT_ID_EXAMPLE = '6b1d2c3e-4f5a-4b7c-8d9e-0f1a2b3c4d5e';
 export const DEFAULT_BATCH_NAME = 'From n8n';
@@ -118,23 +118,10 @@ const properties: INodeProperties[] = [
 			description:
 				'Whether an AI Agent may run this upload as a tool. Off: the tool refuses, so an agent never fills a dataset on its own.',
 		},
-		{
-			displayName: 'Blur These Labels',
-			name: 'hideLabels',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. person, face, license-plate',
-			description:
-				'The Detections’ boxes of these labels are blurred in the image sent to the project, which then goes up as a JPEG, upright, at full size. Needs Annotations: From Detections; the boxes stay among the annotations unless you leave them out of Detections. Comma-separated; case and spaces do not count. What the model did not find is not blurred.',
-		},
-		{
-			displayName: 'Hide With',
-			name: 'hideWith',
-			type: 'options',
-			options: HIDE_WITH_CHOICES,
-			default: DEFAULT_HIDE_WITH,
-			description: 'How the boxes of Blur These Labels are hidden',
-		},
+		blurTheseLabelsOption(
+			'The Detections’ boxes of these labels are blurred in the image sent to the project, which then goes up as a JPEG, upright, at full size. Needs Annotations: From Detections; the boxes stay among the annotations unless you leave them out of Detections. Comma-separated; case and spaces do not count. What the model did not find is not blurred.',
+		),
+		hideWithOption(),
 	]),
 ];
 
