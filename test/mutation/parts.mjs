@@ -19,6 +19,8 @@ export const PARTS = {
 	// the watch state: every mutant here runs the model-based test of the watch state (about 1 s), so it is the slowest part
 	'watch-state': [`${SRC}/pipeline/{comparison,tracking}.ts`],
 	'watch-and-tool': [`${SRC}/{pipeline,output}/*.ts`, `!${SRC}/pipeline/{comparison,tracking}.ts`],
+	// the node's own pictures: the codec's glue, drawing, turning, shrinking, blurring, cropping
+	picture: [`${SRC}/picture/**/*.ts`],
 	// the Image Inference Trigger: its own tests only count for it (environment.js)
 	trigger: ['nodes/ImageInferenceTrigger/**/*.ts', '!nodes/**/*.description.ts'],
 	'actions-and-rest': [],
