@@ -147,7 +147,6 @@ function readCrops(this: IExecuteFunctions, itemIndex: number, options: IDataObj
 	};
 }
 
-/** Blur These Labels and how, when set (checked before any request): it needs the node to draw. */
 const BLUR_OFF_BY_EXPRESSION = 'Blur These Labels’ expression gave no label: nothing is blurred in this item’s pictures.';
 
 /** Whether the node's option is an expression in the workflow (n8n stores one as text starting with "="). */
@@ -157,6 +156,10 @@ function optionByExpression(context: IExecuteFunctions, name: string): boolean {
 	return typeof stored === 'string' && stored.startsWith('=');
 }
 
+/**
+ * Blur These Labels and how, when set (checked before any request): with an annotated picture it
+ * needs the node to draw. `off` when its expression gave no label.
+ */
 function readPrivacy(
 	this: IExecuteFunctions,
 	itemIndex: number,
