@@ -13,6 +13,10 @@
 //                                             this refreshes the baseline)
 //   npm run test:mutation -- --part contract  one part only (with --resume too); merges when every
 //                                             part has a checkpoint
+//   npm run test:mutation -- --resume --part contract,requests
+//                                             several parts as one StrykerJS run (one dry run of
+//                                             the suite instead of one each); each part's
+//                                             checkpoint is the run's
 //   npm run test:mutation -- --refresh        one StrykerJS run over the whole node from the
 //                                             committed baseline: only changed mutants run, as with
 //                                             --resume, with one dry run of the suite instead of
@@ -22,14 +26,16 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileS
 
 import config from '../../stryker.config.mjs';
 import { BASELINE, slimBaseline, writeBaseline } from './baseline.mjs';
-import { PARTS, PARTS_DIR, inPart, partFile } from './parts.mjs';
+import { PARTS, PARTS_DIR, inPart, partFile, partsOf } from './parts.mjs';
 import { mutationScore } from './score.mjs';
 
 const args = process.argv.slice(2);
 const resume = args.includes('--resume');
 const onlyPart = args.includes('--part') ? args[args.indexOf('--part') + 1] : undefined;
-if (onlyPart !== undefined && !(onlyPart in PARTS)) {
-	console.error(`--part must be one of: ${Object.keys(PARTS).join(', ')}`);
+try {
+	if (onlyPart !== undefined) partsOf(onlyPart);
+} catch (error) {
+	console.error(`--part: ${error.message}`);
 	process.exit(2);
 }
 
@@ -50,17 +56,27 @@ if (args.includes('--refresh')) {
 	process.exit(0);
 }
 
-/** A part's first checkpoint for --resume: the committed baseline's results for the part's files, and every test. */
-function checkpointFromBaseline(part) {
+const isCurrent = (file) => existsSync(file) && statSync(file).mtimeMs >= statSync(BASELINE).mtimeMs;
+
+/**
+ * A part's first checkpoint for --resume: the committed baseline's results for the part's files,
+ * and every test. Several parts run as one take each part's own checkpoint where it is newer than
+ * the baseline, with its tests when they all ran against the same tests (the baseline's otherwise,
+ * so a mutant whose tests changed since runs again).
+ */
+function seedCheckpoint(part) {
 	const baseline = JSON.parse(readFileSync(BASELINE, 'utf8'));
-	const files = Object.fromEntries(Object.entries(baseline.files).filter(([file]) => inPart(part, file)));
-	writeFileSync(partFile(part), JSON.stringify({ files, testFiles: baseline.testFiles }));
+	const sources = partsOf(part).map((member) => (member !== part && isCurrent(partFile(member)) ? JSON.parse(readFileSync(partFile(member), 'utf8')) : baseline));
+	const files = Object.fromEntries(sources.flatMap((source, index) => Object.entries(source.files).filter(([file]) => inPart(partsOf(part)[index], file))));
+	const tests = sources.map((source) => JSON.stringify(source.testFiles));
+	const testFiles = tests.every((test) => test === tests[0]) ? sources[0].testFiles : baseline.testFiles;
+	writeFileSync(partFile(part), JSON.stringify({ files, testFiles }));
 }
 
 for (const part of onlyPart ? [onlyPart] : Object.keys(PARTS)) {
 	const started = Date.now();
-	const seeded = resume && existsSync(BASELINE) && (!existsSync(partFile(part)) || statSync(partFile(part)).mtimeMs < statSync(BASELINE).mtimeMs);
-	if (seeded) checkpointFromBaseline(part);
+	const seeded = resume && existsSync(BASELINE) && !isCurrent(partFile(part));
+	if (seeded) seedCheckpoint(part);
 	const from = resume ? (seeded ? 'resumed from the committed baseline' : 'resumed from its checkpoint') : 'from nothing';
 	console.log(`\n=== mutation part "${part}" (${from}) ===`);
 	const stryker = spawnSync('npx', ['stryker', 'run', 'test/mutation/part.config.mjs', ...(resume ? [] : ['--force'])], {
@@ -72,6 +88,8 @@ for (const part of onlyPart ? [onlyPart] : Object.keys(PARTS)) {
 		console.error(`Part "${part}" failed after ${minutes} min (exit ${stryker.status ?? stryker.signal}).`);
 		process.exit(1);
 	}
+	// several parts run as one: each part's checkpoint is the run's (the merge takes each part's files from its own)
+	for (const member of partsOf(part)) if (member !== part) copyFileSync(partFile(part), partFile(member));
 	console.log(`=== part "${part}" done in ${minutes} min ===`);
 }
 

@@ -33,9 +33,20 @@ export const PARTS_DIR = 'reports/mutation/parts';
 /** A part's checkpoint: its StrykerJS incremental file, which full-run.mjs merges. */
 export const partFile = (part) => `${PARTS_DIR}/${part}.incremental.json`;
 
-/** The `mutate` patterns of a part, as StrykerJS reads them (a leading `!` leaves files out). */
+/** The parts a name gives: one part, or several joined by commas (one StrykerJS run, one dry run). */
+export function partsOf(name) {
+	const parts = String(name).split(',');
+	const unknown = parts.filter((part) => !(part in PARTS));
+	if (unknown.length || parts.length === 0) throw new Error(`a part must be one of: ${Object.keys(PARTS).join(', ')} (several joined by commas)`);
+	return parts;
+}
+
+/** The `mutate` patterns of a part or of several, as StrykerJS reads them (a leading `!` leaves files out). */
 export function partMutate(name) {
-	if (!(name in PARTS)) throw new Error(`MUTATION_PART must be one of: ${Object.keys(PARTS).join(', ')}`);
+	const parts = partsOf(name);
+	// several parts: each pattern of each part, unless another part's `!` would take out its files
+	if (parts.length > 1) return parts.flatMap((part) => partMutate(part).filter((pattern) => !pattern.startsWith('!') || !parts.some((other) => other !== part && PARTS[other].includes(pattern.slice(1)))));
+	name = parts[0];
 	if (PARTS[name].length) return PARTS[name];
 	// the files another part takes in (its own exclusions leave them to a part that names them)
 	const named = Object.values(PARTS).flat().filter((pattern) => !pattern.startsWith('!'));
