@@ -7,41 +7,52 @@
 //   `test_start` never runs: jest-circus checks `test.mode` after dispatching that event
 //   (jest-circus/build/run.js, `_runTest`); a describe block whose tests are all skipped runs
 //   no hooks (jest-circus/build/utils.js, `getAllHooksForDescribe`), so no servers start.
-// - in the dry run, the Image Inference Trigger's tests count only for the trigger's own mutants:
-//   each of its looks runs the whole of Detect, so counting them for Detect's mutants would make
-//   every Detect survivor run every trigger test again, for nothing Detect's own tests do not
-//   already show (docs/testing.md, "The trigger's tests").
+// - in the dry run, some test files count only for their own code's mutants (SCOPED_TESTS): the
+//   Image Inference Trigger's tests for the trigger, the node tests of the node's own pictures for
+//   the drawing code. Each of them runs the whole of Detect, so counting them for Detect's mutants
+//   would make every Detect survivor run them again, for nothing Detect's own tests do not already
+//   show (docs/testing.md, "Tests that count for their own code").
 const fs = require('node:fs');
 const path = require('node:path');
 const { TestEnvironment } = require('jest-environment-node');
 
 const { activeMutant, coveringTests, hitCounts, record, testsSeen } = require('./fileCoverage');
 
-/** The trigger's test files, and the trigger's sources (the node, and its camera credential). */
-const TRIGGER_TESTS = /[\\/]test[\\/](node[\\/]trigger[^\\/]*|unit[\\/]camera-[^\\/]*)\.test\.ts$/;
-const TRIGGER_SOURCES = ['nodes/ImageInferenceTrigger', 'credentials/ImageInferenceCameraApi.credentials.ts'];
+const SRC = 'nodes/ImageInference';
+/** Test files that count only for the mutants of some sources (a folder takes in every file under it). */
+const SCOPED_TESTS = [
+	// the trigger's tests: the node, and its camera credential
+	{ tests: /[\\/]test[\\/](node[\\/]trigger[^\\/]*|unit[\\/]camera-[^\\/]*)\.test\.ts$/, sources: ['nodes/ImageInferenceTrigger', 'credentials/ImageInferenceCameraApi.credentials.ts'] },
+	// the node tests of the node's own pictures (drawn, blurred, cropped; the blurred upload): the picture code and
+	// what reads its settings and hands on its files
+	{
+		tests: /[\\/]test[\\/]node[\\/](drawn-picture|upload-blur)\.test\.ts$/,
+		sources: [`${SRC}/picture`, `${SRC}/output/drawnImage.ts`, `${SRC}/actions/upload/blurredUpload.ts`, `${SRC}/actions/detect/detect.operation.ts`, `${SRC}/actions/upload/upload.operation.ts`],
+	},
+];
 
-let triggerMutants;
-/** The ids of the trigger's mutants, read from its instrumented sources in the sandbox (`stryMutAct_…("id")`, `stryCov_…("id", …)`). */
-function triggerMutantIds(rootDir) {
-	if (triggerMutants) return triggerMutants;
-	triggerMutants = new Set();
+const mutantIds = new Map();
+/** The ids of the mutants in some sources, read from the instrumented sources in the sandbox (`stryMutAct_…("id")`, `stryCov_…("id", …)`). */
+function mutantIdsOf(rootDir, sources) {
+	if (mutantIds.has(sources)) return mutantIds.get(sources);
+	const ids = new Set();
 	const read = (file) => {
 		const stat = fs.statSync(file, { throwIfNoEntry: false });
 		if (!stat) return;
 		if (stat.isDirectory()) return fs.readdirSync(file).forEach((name) => read(path.join(file, name)));
 		if (!file.endsWith('.ts')) return;
-		for (const [, ids] of fs.readFileSync(file, 'utf8').matchAll(/stry(?:MutAct|Cov)_[0-9a-f]+\(([^)]*)\)/g)) {
-			for (const [, id] of ids.matchAll(/"(\d+)"/g)) triggerMutants.add(id);
+		for (const [, list] of fs.readFileSync(file, 'utf8').matchAll(/stry(?:MutAct|Cov)_[0-9a-f]+\(([^)]*)\)/g)) {
+			for (const [, id] of list.matchAll(/"(\d+)"/g)) ids.add(id);
 		}
 	};
-	for (const source of TRIGGER_SOURCES) read(path.join(rootDir, source));
-	return triggerMutants;
+	for (const source of sources) read(path.join(rootDir, source));
+	mutantIds.set(sources, ids);
+	return ids;
 }
 
-/** A trigger test's coverage of other mutants than the trigger's, taken out of what StrykerJS reads. */
-function keepTriggerCoverageOnly(context, rootDir, tests) {
-	const own = triggerMutantIds(rootDir);
+/** A scoped test file's coverage of other mutants than its sources', taken out of what StrykerJS reads; the ids it keeps. */
+function keepOwnCoverageOnly(context, rootDir, tests, sources) {
+	const own = mutantIdsOf(rootDir, sources);
 	for (const test of tests) {
 		const hits = context.mutantCoverage.perTest[test];
 		for (const id of Object.keys(hits ?? {})) if (!own.has(id)) delete hits[id];
@@ -89,8 +100,9 @@ class MutationEnvironment extends TestEnvironment {
 				.filter(([id, n]) => n > (this.before.get(id) ?? 0))
 				.map(([id]) => id);
 			const ownTests = [...testsSeen(this.strykerContext())].filter((test) => !this.testsBefore.has(test));
-			const triggerOnly = TRIGGER_TESTS.test(this.testPath) ? keepTriggerCoverageOnly(this.strykerContext(), this.rootDir, ownTests) : undefined;
-			const counted = triggerOnly ? reached.filter((id) => triggerOnly.has(id)) : reached;
+			const scope = SCOPED_TESTS.find(({ tests }) => tests.test(this.testPath));
+			const own = scope ? keepOwnCoverageOnly(this.strykerContext(), this.rootDir, ownTests, scope.sources) : undefined;
+			const counted = own ? reached.filter((id) => own.has(id)) : reached;
 			record(this.rootDir, this.testPath, counted, coveringTests(this.strykerContext(), ownTests), Date.now() - this.startedAt);
 		}
 		await super.teardown();

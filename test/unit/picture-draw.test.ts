@@ -4,7 +4,8 @@ import jpeg from 'jpeg-js';
 
 import type { RgbPicture } from '../../nodes/ImageInference/picture/codec/codec';
 import type { Rgb } from '../../nodes/ImageInference/picture/draw/canvas';
-import { drawTag, drawText, fillRect, strokeBox, strokePolygon, textColorOn, textSize } from '../../nodes/ImageInference/picture/draw/canvas';
+import type { Rect } from '../../nodes/ImageInference/picture/draw/canvas';
+import { drawLine, drawTag, drawText, fillRect, strokeBox, strokePolygon, textColorOn, textSize } from '../../nodes/ImageInference/picture/draw/canvas';
 import { GLYPH_HEIGHT, glyphRows, writableText } from '../../nodes/ImageInference/picture/draw/font';
 import { IGNORE_REGION_COLOR, ZONE_COLOR, ZONE_EDGE_COLOR, labelColor } from '../../nodes/ImageInference/picture/draw/palette';
 import type { PictureMarks } from '../../nodes/ImageInference/picture/drawnPicture';
@@ -82,6 +83,41 @@ describe('drawing on a picture', () => {
 		expect(pixelAt(picture, 8, 20)).toEqual([...GREY]);
 	});
 
+	it('draws a line without gaps, both its ends included, also from a point off the picture', () => {
+		// across, down, and slanting; a line of 1 pixel shows every gap
+		const lines: Array<[[number, number], [number, number]]> = [
+			[[-40, 5], [40, 5]],
+			[[5, -40], [5, 40]],
+			[[3, 4], [60, 37]],
+		];
+		for (const [from, to] of lines) {
+			const picture = blank(64, 64);
+			drawLine(picture, from, to, 1, RED);
+			const across = Math.abs(to[0] - from[0]) >= Math.abs(to[1] - from[1]);
+			const first = Math.max(0, across ? from[0] : from[1]);
+			const last = across ? to[0] : to[1];
+			for (let along = first; along <= last; along++) {
+				// the pixels of the line at this column (or row), wherever it crosses it
+				const lit = [...Array(64).keys()].filter((other) => {
+					const [x, y] = across ? [along, other] : [other, along];
+					return pixelAt(picture, x, y).join(',') === RED.join(',');
+				});
+				expect({ from, to, along, lit: lit.length > 0 }).toEqual({ from, to, along, lit: true });
+			}
+			expect(pixelAt(picture, to[0], to[1])).toEqual([...RED]);
+		}
+	});
+
+	it('writes each character of a text one glyph and its gap after the one before', () => {
+		const advance = textSize('HH', 2).width - textSize('H', 2).width;
+		const whole = blank(40, 20);
+		drawText(whole, 'HIH', 1, 2, 2, RED);
+		const oneByOne = blank(40, 20);
+		[...'HIH'].forEach((character, index) => drawText(oneByOne, character, 1 + index * advance, 2, 2, RED));
+		expect(whole.pixels).toEqual(oneByOne.pixels);
+		expect(countColor(whole, RED)).toBeGreaterThan(0);
+	});
+
 	it('writes text with the font’s glyphs, each font pixel a square of the scale', () => {
 		const picture = blank(40, 20, [0, 0, 0]);
 		drawText(picture, 'T1', 2, 3, 2, [255, 255, 255]);
@@ -127,6 +163,60 @@ describe('drawing on a picture', () => {
 		expect(taken[2]).toEqual({ left: 10, top: 20, right: 24, bottom: 40 });
 	});
 
+	it('writes black on a colour as light as a mid grey or lighter, white on a darker one, blue counted', () => {
+		// luma (ITU-R BT.601) exactly 140, and a light blue whose blue lifts it over
+		expect(textColorOn([140, 140, 140])).toEqual([0, 0, 0]);
+		expect(textColorOn([139, 139, 139])).toEqual([255, 255, 255]);
+		expect(textColorOn([100, 150, 255])).toEqual([0, 0, 0]);
+		expect(textColorOn([100, 150, 0])).toEqual([255, 255, 255]);
+	});
+
+	it('keeps a tag at its first place beside another it only touches or stands apart from, and moves it off one it covers', () => {
+		// 'a' at scale 2 with its padding is 14 × 20; the other tag stands at (50, 50) to (64, 70)
+		const other: Rect = { left: 50, top: 50, right: 64, bottom: 70 };
+		const placeOf = (left: number, bottom: number, taken: Rect[] = [other]): Rect => {
+			drawTag(blank(200, 200), 'a', left, [bottom, 190], 2, RED, taken);
+			return taken[taken.length - 1];
+		};
+		// touching it on the right, the left, below and above
+		expect(placeOf(64, 70)).toEqual({ left: 64, top: 50, right: 78, bottom: 70 });
+		expect(placeOf(36, 70)).toEqual({ left: 36, top: 50, right: 50, bottom: 70 });
+		expect(placeOf(50, 90)).toEqual({ left: 50, top: 70, right: 64, bottom: 90 });
+		expect(placeOf(50, 50)).toEqual({ left: 50, top: 30, right: 64, bottom: 50 });
+		// apart across (on its rows) or down (in its columns)
+		expect(placeOf(150, 70)).toEqual({ left: 150, top: 50, right: 164, bottom: 70 });
+		expect(placeOf(10, 70)).toEqual({ left: 10, top: 50, right: 24, bottom: 70 });
+		expect(placeOf(50, 20)).toEqual({ left: 50, top: 0, right: 64, bottom: 20 });
+		expect(placeOf(50, 130)).toEqual({ left: 50, top: 110, right: 64, bottom: 130 });
+		// covering one of two taken places moves it
+		expect(placeOf(55, 60, [{ left: 150, top: 150, right: 160, bottom: 160 }, other])).toEqual({ left: 55, top: 170, right: 69, bottom: 190 });
+	});
+
+	it('moves a tag below the picture’s bottom edge up inside it', () => {
+		const taken: Rect[] = [];
+		drawTag(blank(100, 60), 'a', 10, [90], 2, RED, taken);
+		expect(taken).toEqual([{ left: 10, top: 40, right: 24, bottom: 60 }]);
+	});
+
+	it('has twenty label colours that stand apart, each a full colour, none a zone’s or an Ignore Region’s', () => {
+		const colours = new Map<string, Rgb>();
+		for (let index = 0; index < 2000; index++) {
+			const colour = labelColor(`label ${index}`);
+			colours.set(colour.join(','), colour);
+		}
+		expect(colours.size).toBe(20);
+		const list = [...colours.values()];
+		for (const colour of list) {
+			expect(colour).toHaveLength(3);
+			for (const channel of colour) expect(Number.isInteger(channel) && channel >= 0 && channel <= 255).toBe(true);
+		}
+		for (const [index, one] of list.entries()) {
+			for (const another of list.slice(index + 1)) expect(Math.hypot(one[0] - another[0], one[1] - another[1], one[2] - another[2])).toBeGreaterThan(35);
+		}
+		expect(colours.has(ZONE_COLOR.join(','))).toBe(false);
+		expect(colours.has(IGNORE_REGION_COLOR.join(','))).toBe(false);
+	});
+
 	it('gives each label one colour in every run, the labels a camera sees most each its own', () => {
 		expect(labelColor('car')).toEqual(labelColor('car'));
 		const labels = ['car', 'person', 'dog', 'cat', 'truck', 'bus', 'bicycle', 'motorcycle', 'bird', 'package'];
@@ -143,6 +233,11 @@ describe('drawing on a picture', () => {
 		expect(tagText(detection('car', { x: 0, y: 0, width: 1, height: 1 }, { trackId: 12, seenForSeconds: 12.2 }), false)).toBe('car #12 12s');
 		expect(tagText(detection('car', { x: 0, y: 0, width: 1, height: 1 }, { trackId: 1, seenForSeconds: 3725 }), false)).toBe('car #1 1h 2m');
 		expect(tagText(detection('car', { x: 0, y: 0, width: 1, height: 1 }, { trackId: null, seenForSeconds: null }), false)).toBe('car');
+	});
+
+	it('writes the time seen in seconds under a minute, minutes under an hour, then hours', () => {
+		const seen = (seconds: number) => tagText(detection('car', { x: 0, y: 0, width: 1, height: 1 }, { seenForSeconds: seconds }), false);
+		expect([seen(59.4), seen(3599.4), seen(3600), seen(7199)]).toEqual(['car 59s', 'car 59m 59s', 'car 1h 0m', 'car 1h 59m']);
 	});
 
 	it('draws lines and text larger on larger pictures', () => {
@@ -174,7 +269,48 @@ describe('the marks of a picture', () => {
 		// the zone's name above its corner (20, 50); the car's tag, 20 high, below the box (55 to 75) and its frame
 		expect(pixelAt(picture, 20, 45)).toEqual([...ZONE_COLOR]);
 		expect(pixelAt(picture, 18, 90)).toEqual([...labelColor('car')]);
+		expect(pixelAt(picture, 50, 95)).not.toEqual([...GREY]);
 		expect(pixelAt(picture, 40, 52)).not.toEqual([...labelColor('car')]);
+	});
+
+	it('puts an object’s tag just above its frame', () => {
+		// the box from (100, 50) to (140, 70), its frame 2 wide; the tag 'car', 38 × 20, ends on the frame
+		const picture = blank(200, 100);
+		drawMarks(picture, { detections: [car], zones: [], ignoreRegions: [] }, { showConfidence: false, showZones: false });
+		expect(pixelAt(picture, 130, 27)).toEqual([...GREY]);
+		expect(pixelAt(picture, 130, 28)).toEqual([...labelColor('car')]);
+		expect(pixelAt(picture, 130, 47)).toEqual([...labelColor('car')]);
+		expect(pixelAt(picture, 145, 49)).toEqual([...GREY]);
+	});
+
+	it('names a zone above its topmost corner (the leftmost of two as high), and a second zone named there just inside it', () => {
+		// in 200 × 100: the first zone, drawn from its bottom corner, has its top edge from (180, 30) to (40, 30); the second shares that edge
+		const picture = blank(200, 100);
+		const zones = [
+			{ name: 'drive', points: [[0.5, 0.8], [0.9, 0.3], [0.2, 0.3]] as Array<[number, number]> },
+			{ name: 'gate', points: [[0.9, 0.3], [0.2, 0.3], [0.1, 0.8]] as Array<[number, number]> },
+		];
+		drawMarks(picture, { detections: [], zones, ignoreRegions: [] }, { showConfidence: false, showZones: true });
+		// 'drive', 62 × 20, from (40, 10); its top padding is white
+		expect(pixelAt(picture, 41, 10)).toEqual([...ZONE_COLOR]);
+		expect(pixelAt(picture, 39, 10)).toEqual([...GREY]);
+		expect(pixelAt(picture, 101, 10)).toEqual([...ZONE_COLOR]);
+		expect(pixelAt(picture, 102, 10)).toEqual([...GREY]);
+		// 'gate', 50 × 20, below the edge: from (40, 32), inside both zones
+		expect(pixelAt(picture, 70, 33)).toEqual([...ZONE_COLOR]);
+		expect(pixelAt(picture, 89, 50)).toEqual([...ZONE_COLOR]);
+		expect(pixelAt(picture, 85, 53)).toEqual([...GREY]);
+	});
+
+	it('names an Ignore Region “ignored”', () => {
+		// its topmost corners (20, 30) and (180, 30); the tag, 86 × 20, from (20, 10)
+		const picture = blank(200, 100);
+		drawMarks(picture, { detections: [], zones: [], ignoreRegions: [[[0.1, 0.3], [0.9, 0.3], [0.9, 0.6]]] }, { showConfidence: false, showZones: true });
+		expect(pixelAt(picture, 105, 10)).toEqual([...IGNORE_REGION_COLOR]);
+		expect(pixelAt(picture, 106, 10)).toEqual([...GREY]);
+		const text = blank(200, 100, IGNORE_REGION_COLOR);
+		drawText(text, 'ignored', 22, 12, 2, textColorOn(IGNORE_REGION_COLOR));
+		for (let y = 12; y < 28; y++) for (let x = 22; x < 104; x++) expect(pixelAt(picture, x, y)).toEqual(pixelAt(text, x, y));
 	});
 
 	it('leaves out an object whose box is not known', () => {
@@ -242,6 +378,23 @@ describe('turning and shrinking a picture', () => {
 		expect(sizeWithin({ width: 1920, height: 1080 }, 1920)).toEqual({ width: 1920, height: 1080 });
 		expect(sizeWithin({ width: 1920, height: 1080 }, undefined)).toEqual({ width: 1920, height: 1080 });
 		expect(sizeWithin({ width: 10000, height: 10 }, 64)).toEqual({ width: 64, height: 1 });
+		expect(sizeWithin({ width: 100, height: 50 }, 200)).toEqual({ width: 100, height: 50 });
+	});
+
+	it('shrinks a picture of one colour to that colour in every pixel, whatever the sizes', async () => {
+		// 7 → 6 across and 9 → 7 down: the last cell's end lands a hair past the last pixel in floating point
+		const sizes: Array<[number, number, number, number]> = [[7, 9, 6, 7], [997, 601, 100, 60], [640, 480, 7, 5], [37, 1000, 1, 27]];
+		for (const [width, height, toWidth, toHeight] of sizes) {
+			const shrunk = await shrinkPicture(blank(width, height, RED), { width: toWidth, height: toHeight });
+			expect([shrunk.width, shrunk.height, countColor(shrunk, RED)]).toEqual([toWidth, toHeight, toWidth * toHeight]);
+		}
+	});
+
+	it('shrinks a picture one pixel wide down its length', async () => {
+		const tall: RgbPicture = { width: 1, height: 1000, pixels: new Uint8Array(3000).map((_, index) => (Math.floor(index / 3) % 2 ? 200 : 0)) };
+		const size = sizeWithin(tall, 500);
+		const shrunk = await shrinkPicture(tall, size);
+		expect(shrunk).toEqual({ width: 1, height: 500, pixels: new Uint8Array(1500).fill(100) });
 	});
 
 	it('shrinks by averaging the pixels each new pixel covers', async () => {
