@@ -1,6 +1,5 @@
 import { CAMERA, CAMERA_CAR_BOX, cameraFrame } from '../harness/images';
 import { activateTrigger } from '../harness/trigger';
-import { failureOf } from './setup';
 import { fillRect } from '../reference-server/draw';
 import { encodeImage } from '../reference-server/image-codec';
 import { useWatchedDriveway } from './triggerSetup';
@@ -10,11 +9,19 @@ const CAR_IN = cameraFrame('carInZone');
 const T0 = Date.parse('2026-11-30T12:00:00Z');
 const SECOND = 1000;
 
-/** Three red "cars" on the road, all right of the driveway, on the colour model's 15-pixel grid. */
-function threeCarsOutside(): Buffer {
+/** Two red "cars" on the road, both right of the driveway, on the colour model's 15-pixel grid. */
+function twoCarsOutside(): Buffer {
 	const image = { ...CAMERA, data: Buffer.alloc(CAMERA.width * CAMERA.height * 4, 128) };
-	for (const x of [510, 555, 600]) fillRect(image, x, CAMERA_CAR_BOX.y, CAMERA_CAR_BOX.width, CAMERA_CAR_BOX.height, [230, 40, 40]);
+	for (const x of [510, 600]) fillRect(image, x, CAMERA_CAR_BOX.y, CAMERA_CAR_BOX.width, CAMERA_CAR_BOX.height, [230, 40, 40]);
 	return encodeImage(image, 'png');
+}
+
+/** The error a manual run ends with, or undefined when it emits. */
+async function manualFailure(run: { manual(): Promise<unknown> }) {
+	return await run.manual().then(
+		() => undefined,
+		(error: unknown) => error as { message: string; description?: string },
+	);
 }
 
 describe('Image Inference Trigger: what Detect sees of a look, Execute step’s messages, deactivation', () => {
@@ -23,7 +30,7 @@ describe('Image Inference Trigger: what Detect sees of a look, Execute step’s 
 	it('Execute step with nothing in view says what to do, in full', async () => {
 		camera().script([EMPTY]);
 		const run = await activateTrigger({ parameters: parameters({}, { zones: {} }), credentials: credentials(), mode: 'manual' });
-		expect(await failureOf(run.manual())).toMatchObject({
+		expect(await manualFailure(run)).toMatchObject({
 			message: 'Nothing in view to make a test event from',
 			description:
 				'The camera gave a picture and the model looked at it, but no object your settings keep is in it. Put something in front of the camera, or lower the Confidence Threshold, and run it again; or pick Every Look in Start On as well to see looks with nothing in them.',
@@ -33,18 +40,18 @@ describe('Image Inference Trigger: what Detect sees of a look, Execute step’s 
 	it('Execute step with nothing in the zones but no object found at all does not blame the zones', async () => {
 		camera().script([EMPTY]);
 		const run = await activateTrigger({ parameters: parameters(), credentials: credentials(), mode: 'manual' });
-		expect((await failureOf(run.manual())).description).toMatch(/^The camera gave a picture and the model looked at it, but no object your settings keep is in it\./);
+		expect((await manualFailure(run))?.description).toMatch(/^The camera gave a picture and the model looked at it, but no object your settings keep is in it\./);
 	});
 
-	it('Execute step with three objects outside both zones counts the objects and names the zones', async () => {
-		camera().script([threeCarsOutside()]);
+	it('Execute step with two objects outside every zone counts them and names the zones', async () => {
+		camera().script([twoCarsOutside()]);
 		const run = await activateTrigger({
 			parameters: parameters({}, { zones: { zone: [{ name: 'driveway', points: '0.38,0.53 0.52,0.53 0.58,0.64 0.33,0.64' }, { name: 'gate', points: '0,0 0.1,0 0.1,0.1 0,0.1' }] } }),
 			credentials: credentials(),
 			mode: 'manual',
 		});
-		expect((await failureOf(run.manual())).description).toBe(
-			'The model found 3 objects in the camera’s picture, none of them in your zones (driveway, gate). Put something in a zone, or check the zones’ points and Zone Anchor Point, and run it again; or pick Every Look in Start On as well to see looks with nothing in them.',
+		expect((await manualFailure(run))?.description).toBe(
+			'The model found 2 objects in the camera’s picture, none of them in your zones (driveway, gate). Put something in a zone, or check the zones’ points and Zone Anchor Point, and run it again; or pick Every Look in Start On as well to see looks with nothing in them.',
 		);
 	});
 
@@ -71,9 +78,12 @@ describe('Image Inference Trigger: what Detect sees of a look, Execute step’s 
 	});
 
 	it('a setting Detect refuses stops the activation with Detect’s message and what to fix', async () => {
-		const refused = await failureOf(activate({}, { maxObjects: 0 }));
-		expect(refused.message).toMatch(/^Max Objects /);
-		expect(refused.description).toBeTruthy();
-		expect(refused.message.endsWith(`: ${refused.description}`)).toBe(true);
+		const refused = await activate({}, { maxObjects: 0 }).then(
+			() => undefined,
+			(error: unknown) => error as { message: string; description?: string },
+		);
+		expect(refused?.message).toMatch(/^Max Objects /);
+		expect(refused?.description).toBeTruthy();
+		expect(refused?.message.endsWith(`: ${refused?.description}`)).toBe(true);
 	});
 });
