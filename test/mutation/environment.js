@@ -9,9 +9,9 @@
 //   no hooks (jest-circus/build/utils.js, `getAllHooksForDescribe`), so no servers start.
 // - in the dry run, some test files count only for their own code's mutants (SCOPED_TESTS): the
 //   Image Inference Trigger's tests for the trigger, the node tests of the node's own pictures for
-//   the drawing code. Each of them runs the whole of Detect, so counting them for Detect's mutants
-//   would make every Detect survivor run them again, for nothing Detect's own tests do not already
-//   show (docs/testing.md, "Tests that count for their own code").
+//   the drawing code. Each runs the node's whole path, so counting them for every mutant would make
+//   every survivor elsewhere run them again; a mutant only they reach counts as not covered
+//   (docs/testing.md, "What a mutant costs").
 const fs = require('node:fs');
 const path = require('node:path');
 const { TestEnvironment } = require('jest-environment-node');

@@ -57,27 +57,31 @@ if (args.includes('--refresh')) {
 }
 
 const isCurrent = (file) => existsSync(file) && statSync(file).mtimeMs >= statSync(BASELINE).mtimeMs;
+const newerThan = (file, other) => existsSync(file) && (!existsSync(other) || statSync(file).mtimeMs > statSync(other).mtimeMs);
 
 /**
  * A part's first checkpoint for --resume: the committed baseline's results for the part's files,
  * and every test. Several parts run as one take each part's own checkpoint where it is newer than
- * the baseline, with its tests when they all ran against the same tests (the baseline's otherwise,
- * so a mutant whose tests changed since runs again).
+ * the baseline, when all of them ran against the same tests (a result names its tests by the
+ * numbers of the run that wrote it); otherwise each part starts from the baseline.
  */
 function seedCheckpoint(part) {
 	const baseline = JSON.parse(readFileSync(BASELINE, 'utf8'));
-	const sources = partsOf(part).map((member) => (member !== part && isCurrent(partFile(member)) ? JSON.parse(readFileSync(partFile(member), 'utf8')) : baseline));
-	const files = Object.fromEntries(sources.flatMap((source, index) => Object.entries(source.files).filter(([file]) => inPart(partsOf(part)[index], file))));
-	const tests = sources.map((source) => JSON.stringify(source.testFiles));
-	const testFiles = tests.every((test) => test === tests[0]) ? sources[0].testFiles : baseline.testFiles;
-	writeFileSync(partFile(part), JSON.stringify({ files, testFiles }));
+	const members = partsOf(part);
+	const own = members.map((member) => (member !== part && isCurrent(partFile(member)) ? JSON.parse(readFileSync(partFile(member), 'utf8')) : baseline));
+	const sameTests = own.every((source) => JSON.stringify(source.testFiles) === JSON.stringify(own[0].testFiles));
+	const sources = sameTests ? own : members.map(() => baseline);
+	const files = Object.fromEntries(sources.flatMap((source, index) => Object.entries(source.files).filter(([file]) => inPart(members[index], file))));
+	writeFileSync(partFile(part), JSON.stringify({ files, testFiles: sources[0].testFiles }));
+	return sources.some((source) => source !== baseline) ? "resumed from its parts' checkpoints" : 'resumed from the committed baseline';
 }
 
 for (const part of onlyPart ? [onlyPart] : Object.keys(PARTS)) {
 	const started = Date.now();
-	const seeded = resume && existsSync(BASELINE) && !isCurrent(partFile(part));
-	if (seeded) seedCheckpoint(part);
-	const from = resume ? (seeded ? 'resumed from the committed baseline' : 'resumed from its checkpoint') : 'from nothing';
+	// a checkpoint older than the baseline, or than one of its parts' own (a part run alone since), is seeded anew
+	const stale = () => !isCurrent(partFile(part)) || partsOf(part).some((member) => member !== part && newerThan(partFile(member), partFile(part)));
+	const seeded = resume && existsSync(BASELINE) && stale() ? seedCheckpoint(part) : undefined;
+	const from = resume ? (seeded ?? 'resumed from its checkpoint') : 'from nothing';
 	console.log(`\n=== mutation part "${part}" (${from}) ===`);
 	const stryker = spawnSync('npx', ['stryker', 'run', 'test/mutation/part.config.mjs', ...(resume ? [] : ['--force'])], {
 		stdio: 'inherit',
@@ -131,6 +135,12 @@ for (const part of Object.keys(PARTS)) {
 			mutants: entry.mutants.map((mutant) => ({ ...mutant, coveredBy: ids(mutant.coveredBy), killedBy: ids(mutant.killedBy) })),
 		};
 	}
+}
+// a source file the last baseline measured that no part gave results for (a part's files left out) is not dropped silently
+const lost = (existsSync(BASELINE) ? Object.keys(JSON.parse(readFileSync(BASELINE, 'utf8')).files) : []).filter((file) => existsSync(file) && !merged.files[file]);
+if (lost.length) {
+	console.error(`\nNot merged: no part gave results for ${lost.join(', ')}.`);
+	process.exit(1);
 }
 report(slimBaseline(merged));
 

@@ -1,7 +1,9 @@
 // The parts of the full mutation run (full-run.mjs runs each with part.config.mjs). A part is a
 // set of source files; each is a StrykerJS run of its own, so a full run that is stopped keeps
 // the parts it finished, and a part can be run alone.
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 import base from '../../stryker.config.mjs';
 
@@ -35,19 +37,32 @@ export const partFile = (part) => `${PARTS_DIR}/${part}.incremental.json`;
 
 /** The parts a name gives: one part, or several joined by commas (one StrykerJS run, one dry run). */
 export function partsOf(name) {
-	const parts = String(name).split(',');
+	const parts = [...new Set(String(name ?? '').split(','))];
 	const unknown = parts.filter((part) => !(part in PARTS));
-	if (unknown.length || parts.length === 0) throw new Error(`a part must be one of: ${Object.keys(PARTS).join(', ')} (several joined by commas)`);
+	if (unknown.length) throw new Error(`a part must be one of: ${Object.keys(PARTS).join(', ')} (several joined by commas)`);
 	return parts;
 }
 
-/** The `mutate` patterns of a part or of several, as StrykerJS reads them (a leading `!` leaves files out). */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Every TypeScript file under nodes/ and credentials/, as reports name them (relative to the project). */
+function sourceFiles() {
+	return ['nodes', 'credentials'].flatMap((folder) => readdirSync(`${ROOT}${folder}`, { recursive: true }).map((file) => `${folder}/${file}`)).filter((file) => file.endsWith('.ts'));
+}
+
+/**
+ * The `mutate` patterns of a part, as StrykerJS reads them (a leading `!` leaves files out); for
+ * several parts, the files of each by name (one part's `!` would take out another's files).
+ */
+const groupFiles = new Map();
 export function partMutate(name) {
 	const parts = partsOf(name);
-	// several parts: each pattern of each part, unless another part's `!` would take out its files
-	if (parts.length > 1) return parts.flatMap((part) => partMutate(part).filter((pattern) => !pattern.startsWith('!') || !parts.some((other) => other !== part && PARTS[other].includes(pattern.slice(1)))));
-	name = parts[0];
-	if (PARTS[name].length) return PARTS[name];
+	if (parts.length > 1) {
+		const key = parts.join(',');
+		if (!groupFiles.has(key)) groupFiles.set(key, sourceFiles().filter((file) => parts.some((part) => inPart(part, file))));
+		return groupFiles.get(key);
+	}
+	if (PARTS[parts[0]].length) return PARTS[parts[0]];
 	// the files another part takes in (its own exclusions leave them to a part that names them)
 	const named = Object.values(PARTS).flat().filter((pattern) => !pattern.startsWith('!'));
 	return [...base.mutate, ...named.map((pattern) => `!${pattern}`)];
