@@ -6,10 +6,14 @@ import { readImageSize } from '../input/imageSize';
 import { sniffImageType } from '../input/imageType';
 import type { AnswerPicture } from '../transport/answerReader';
 
+/** The input's file name without its extension, the start of every file the node makes of it: `street.png` -> `street`. */
+export function fileNameBase(inputFileName: string): string {
+	return inputFileName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'image';
+}
+
 /** `street.jpg` + jpeg -> `street.annotated.jpg`; the extension follows the returned bytes. */
 function annotatedFileName(inputFileName: string, extension: string): string {
-	const base = inputFileName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'image';
-	return `${base}.annotated.${extension}`;
+	return `${fileNameBase(inputFileName)}.annotated.${extension}`;
 }
 
 /** The returned annotated picture: a file and its size, nothing (none was sent), or why it could not be read. */

@@ -9,6 +9,7 @@ import type { PrivacyEffect } from '../picture/privacy';
 import type { Size } from '../pipeline/geometry';
 import type { DetectionResults } from '../pipeline/steps';
 import type { PlacedDetection, ZoneAndSizeOptions } from '../pipeline/types';
+import { fileNameBase } from './annotatedImage';
 
 /** How the node draws its own annotated picture (Detect's drawing options, read before any request). */
 export interface NodeDrawing extends Omit<DrawingSettings, 'hide'> {
@@ -64,9 +65,9 @@ export function withoutImageFiles(binary: IBinaryKeyData, image?: ImageInput): I
 	return Object.fromEntries(Object.entries(binary).filter(([field, file]) => field !== readFrom && namesOther(file.mimeType)));
 }
 
-/** `street.png` -> `street.annotated.jpg`: the node's picture is always a JPEG. */
-function drawnFileName(inputFileName: string): string {
-	return `${inputFileName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'image'}.annotated.jpg`;
+/** How the image's file says it is turned (EXIF); an image URL gives the node no file. */
+function orientationOf(image: ImageInput): number | undefined {
+	return image.source === 'url' ? undefined : image.size?.orientation;
 }
 
 /** The image's own bytes (a file, or decoded base64); an image URL gives the node none. */
@@ -101,12 +102,12 @@ export async function drawnAnnotatedImage(
 		// zones in pixels need the image's size; without it only zones in fractions are drawn
 		const places = marks.size || marks.zonesAndSizes.units === 'relative' ? zoneMarks(marks.zonesAndSizes, marks.size ?? { width: 1, height: 1 }) : { zones: [], ignoreRegions: [] };
 		const pictureMarks: PictureMarks = { detections: marks.results.detections, ...places };
-		const orientation = image.source === 'url' ? undefined : image.size?.orientation;
+		const orientation = orientationOf(image);
 		const hide = drawing.hide && boxesToHide(drawing.hide);
 		if (hide && 'unplaced' in hide) return cannot(hide.unplaced);
 		const drawn = await drawPicture(bytes, orientation, pictureMarks, { ...drawing, hide });
 		if (drawn.unreadable !== undefined) return cannot(drawn.unreadable);
-		const binary = await this.helpers.prepareBinaryData(drawn.jpeg, drawnFileName(image.fileName), 'image/jpeg');
+		const binary = await this.helpers.prepareBinaryData(drawn.jpeg, `${fileNameBase(image.fileName)}.annotated.jpg`, 'image/jpeg');
 		return drawn.damaged
 			? { binary, byNode: true, warning: 'The image’s file is damaged: the node drew on as much of it as could be decoded (the rest is grey).' }
 			: { binary, byNode: true };
@@ -117,7 +118,7 @@ export async function drawnAnnotatedImage(
 
 /** `street.png` -> `street.blurred.jpg`. */
 export function blurredFileName(inputFileName: string): string {
-	return `${inputFileName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'image'}.blurred.jpg`;
+	return `${fileNameBase(inputFileName)}.blurred.jpg`;
 }
 
 /**
@@ -131,7 +132,7 @@ export async function hiddenOriginal(this: IExecuteFunctions, itemIndex: number,
 		if (!bytes) return cannot('an image URL gives the node no file');
 		const boxes = boxesToHide(hide);
 		if ('unplaced' in boxes) return cannot(boxes.unplaced);
-		const hidden = await hiddenPicture(bytes, image.source === 'url' ? undefined : image.size?.orientation, boxes, QUALITY_OF_BLURRED_ORIGINAL);
+		const hidden = await hiddenPicture(bytes, orientationOf(image), boxes, QUALITY_OF_BLURRED_ORIGINAL);
 		if (hidden.unreadable !== undefined) return cannot(hidden.unreadable);
 		const binary = await this.helpers.prepareBinaryData(hidden.jpeg, blurredFileName(image.fileName), 'image/jpeg');
 		return hidden.damaged ? { binary, warning: 'The image’s file is damaged: the blurred original is of as much of it as could be decoded (the rest is grey).' } : { binary };
@@ -169,11 +170,10 @@ export async function objectCrops(
 		if (!bytes) return none('an image URL gives the node no file');
 		const hide = hideRequest && boxesToHide(hideRequest);
 		if (hide && 'unplaced' in hide) return none(hide.unplaced);
-		const orientation = image.source === 'url' ? undefined : image.size?.orientation;
 		const boxes = detections.map((detection) => detection.relativeBox);
-		const cropped = await croppedPictures(bytes, orientation, boxes, { ...settings, quality: QUALITY_OF_CROPS }, hide);
+		const cropped = await croppedPictures(bytes, orientationOf(image), boxes, { ...settings, quality: QUALITY_OF_CROPS }, hide);
 		if (cropped.unreadable !== undefined) return none(cropped.unreadable);
-		const base = image.fileName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'image';
+		const base = fileNameBase(image.fileName);
 		const crops: Array<IBinaryData | undefined> = [];
 		for (const [index, jpeg] of cropped.crops.entries()) {
 			crops.push(jpeg && (await this.helpers.prepareBinaryData(jpeg, `${base}.crop-${index + 1}.jpg`, 'image/jpeg')));
