@@ -17,6 +17,13 @@
 //                                             several parts as one StrykerJS run (one dry run of
 //                                             the suite instead of one each); each part's
 //                                             checkpoint is the run's
+//   npm run test:mutation -- --resume --part watch-and-tool --rerun nodes/ImageInference/output/drawnImage.ts
+//                                             also runs again the mutants of these files (joined by
+//                                             commas) that the checkpoint has as not detected:
+//                                             StrykerJS reruns a survivor only when a test newly
+//                                             covers it, and a mutant of module-level code (a
+//                                             "static" one) is covered by no test, so a new test
+//                                             of it is never tried otherwise
 //   npm run test:mutation -- --refresh        one StrykerJS run over the whole node from the
 //                                             committed baseline: only changed mutants run, as with
 //                                             --resume, with one dry run of the suite instead of
@@ -32,10 +39,16 @@ import { mutationScore } from './score.mjs';
 const args = process.argv.slice(2);
 const resume = args.includes('--resume');
 const onlyPart = args.includes('--part') ? args[args.indexOf('--part') + 1] : undefined;
+const rerun = args.includes('--rerun') ? String(args[args.indexOf('--rerun') + 1] ?? '').split(',') : [];
 try {
 	if (onlyPart !== undefined) partsOf(onlyPart);
 } catch (error) {
 	console.error(`--part: ${error.message}`);
+	process.exit(2);
+}
+const outside = rerun.filter((file) => !(resume && onlyPart !== undefined && partsOf(onlyPart).some((part) => inPart(part, file))));
+if (outside.length) {
+	console.error(`--rerun: with --resume and --part, name source files of the part (as reports name them): not ${outside.join(', ')}`);
 	process.exit(2);
 }
 
@@ -58,6 +71,22 @@ if (args.includes('--refresh')) {
 
 const isCurrent = (file) => existsSync(file) && statSync(file).mtimeMs >= statSync(BASELINE).mtimeMs;
 const newerThan = (file, other) => existsSync(file) && (!existsSync(other) || statSync(file).mtimeMs > statSync(other).mtimeMs);
+
+/** Takes the not-detected mutants of some files out of a part's checkpoint, so StrykerJS runs them again; how many. */
+function forgetUndetected(part, files) {
+	if (!existsSync(partFile(part))) return 0;
+	const checkpoint = JSON.parse(readFileSync(partFile(part), 'utf8'));
+	let forgotten = 0;
+	for (const file of files) {
+		const entry = checkpoint.files[file];
+		if (!entry) continue;
+		const kept = entry.mutants.filter((mutant) => ['Killed', 'Timeout'].includes(mutant.status));
+		forgotten += entry.mutants.length - kept.length;
+		entry.mutants = kept;
+	}
+	writeFileSync(partFile(part), JSON.stringify(checkpoint));
+	return forgotten;
+}
 
 /**
  * A part's first checkpoint for --resume: the committed baseline's results for the part's files,
@@ -82,7 +111,8 @@ for (const part of onlyPart ? [onlyPart] : Object.keys(PARTS)) {
 	const stale = () => !isCurrent(partFile(part)) || partsOf(part).some((member) => member !== part && newerThan(partFile(member), partFile(part)));
 	const seeded = resume && existsSync(BASELINE) && stale() ? seedCheckpoint(part) : undefined;
 	const from = resume ? (seeded ?? 'resumed from its checkpoint') : 'from nothing';
-	console.log(`\n=== mutation part "${part}" (${from}) ===`);
+	const again = rerun.length ? `; ${forgetUndetected(part, rerun)} not-detected mutants of ${rerun.join(', ')} run again` : '';
+	console.log(`\n=== mutation part "${part}" (${from}${again}) ===`);
 	const stryker = spawnSync('npx', ['stryker', 'run', 'test/mutation/part.config.mjs', ...(resume ? [] : ['--force'])], {
 		stdio: 'inherit',
 		env: { ...process.env, MUTATION_PART: part },
