@@ -18,8 +18,8 @@
 //                                             the suite instead of one each); each part's
 //                                             checkpoint is the run's
 //   npm run test:mutation -- --resume --part watch-and-tool --rerun nodes/ImageInference/output/drawnImage.ts
-//                                             also runs again the mutants of these files (joined by
-//                                             commas) that the checkpoint has as not detected:
+//                                             also runs again the survivors and not-covered mutants
+//                                             of these files (joined by commas) in the checkpoint:
 //                                             StrykerJS reruns a survivor only when a test newly
 //                                             covers it, and a mutant of module-level code (a
 //                                             "static" one) is covered by no test, so a new test
@@ -29,26 +29,36 @@
 //                                             --resume, with one dry run of the suite instead of
 //                                             one per part (no checkpoints: a stopped run starts over)
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 
 import config from '../../stryker.config.mjs';
 import { BASELINE, slimBaseline, writeBaseline } from './baseline.mjs';
 import { PARTS, PARTS_DIR, inPart, partFile, partsOf } from './parts.mjs';
-import { mutationScore } from './score.mjs';
+import { UNDETECTED, mutationScore } from './score.mjs';
 
 const args = process.argv.slice(2);
+const valueOf = (option) => (args.includes(option) ? String(args[args.indexOf(option) + 1] ?? '') : undefined);
+const stray = args.filter((arg, index) => arg.startsWith('--') ? !['--resume', '--part', '--rerun', '--refresh'].includes(arg) : !['--part', '--rerun'].includes(args[index - 1]));
+if (stray.length) {
+	console.error(`Not an option here: ${stray.join(' ')} (--resume, --part <parts>, --rerun <files>, --refresh; a value after a space)`);
+	process.exit(2);
+}
 const resume = args.includes('--resume');
-const onlyPart = args.includes('--part') ? args[args.indexOf('--part') + 1] : undefined;
-const rerun = args.includes('--rerun') ? String(args[args.indexOf('--rerun') + 1] ?? '').split(',') : [];
+const onlyPart = valueOf('--part');
+const rerun = valueOf('--rerun')?.split(',') ?? [];
 try {
 	if (onlyPart !== undefined) partsOf(onlyPart);
 } catch (error) {
 	console.error(`--part: ${error.message}`);
 	process.exit(2);
 }
-const outside = rerun.filter((file) => !(resume && onlyPart !== undefined && partsOf(onlyPart).some((part) => inPart(part, file))));
+const outside = rerun.filter((file) => !(resume && onlyPart !== undefined && existsSync(file) && partsOf(onlyPart).some((part) => inPart(part, file))));
+if (rerun.length && args.includes('--refresh')) {
+	console.error('--rerun goes with --resume and --part, not --refresh');
+	process.exit(2);
+}
 if (outside.length) {
-	console.error(`--rerun: with --resume and --part, name source files of the part (as reports name them): not ${outside.join(', ')}`);
+	console.error(`--rerun: with --resume and --part, name source files of the part as reports name them: not ${outside.map((file) => `"${file}"`).join(', ')}`);
 	process.exit(2);
 }
 
@@ -72,19 +82,32 @@ if (args.includes('--refresh')) {
 const isCurrent = (file) => existsSync(file) && statSync(file).mtimeMs >= statSync(BASELINE).mtimeMs;
 const newerThan = (file, other) => existsSync(file) && (!existsSync(other) || statSync(file).mtimeMs > statSync(other).mtimeMs);
 
-/** Takes the not-detected mutants of some files out of a part's checkpoint, so StrykerJS runs them again; how many. */
+/** A part whose checkpoint lacks the mutants --rerun took out until its StrykerJS run ends well (StrykerJS writes the checkpoint only then). */
+const rerunPending = (part) => `${partFile(part)}.rerun-pending`;
+
+/**
+ * Takes the survivors and the not-covered mutants of some files out of a part's checkpoint, so
+ * StrykerJS runs them again; how many. Until the run ends well the checkpoint lacks them, and no
+ * merge takes it.
+ */
 function forgetUndetected(part, files) {
 	if (!existsSync(partFile(part))) return 0;
 	const checkpoint = JSON.parse(readFileSync(partFile(part), 'utf8'));
 	let forgotten = 0;
 	for (const file of files) {
 		const entry = checkpoint.files[file];
-		if (!entry) continue;
-		const kept = entry.mutants.filter((mutant) => ['Killed', 'Timeout'].includes(mutant.status));
+		if (!entry) {
+			console.log(`--rerun: the checkpoint has no results for ${file}; StrykerJS runs all its mutants as new`);
+			continue;
+		}
+		const kept = entry.mutants.filter((mutant) => !UNDETECTED.has(mutant.status));
 		forgotten += entry.mutants.length - kept.length;
 		entry.mutants = kept;
 	}
-	writeFileSync(partFile(part), JSON.stringify(checkpoint));
+	if (forgotten > 0) {
+		writeFileSync(rerunPending(part), files.join('\n'));
+		writeFileSync(partFile(part), JSON.stringify(checkpoint));
+	}
 	return forgotten;
 }
 
@@ -111,7 +134,7 @@ for (const part of onlyPart ? [onlyPart] : Object.keys(PARTS)) {
 	const stale = () => !isCurrent(partFile(part)) || partsOf(part).some((member) => member !== part && newerThan(partFile(member), partFile(part)));
 	const seeded = resume && existsSync(BASELINE) && stale() ? seedCheckpoint(part) : undefined;
 	const from = resume ? (seeded ?? 'resumed from its checkpoint') : 'from nothing';
-	const again = rerun.length ? `; ${forgetUndetected(part, rerun)} not-detected mutants of ${rerun.join(', ')} run again` : '';
+	const again = rerun.length ? `; ${forgetUndetected(part, rerun)} survivors and not-covered mutants of ${rerun.join(', ')} run again` : '';
 	console.log(`\n=== mutation part "${part}" (${from}${again}) ===`);
 	const stryker = spawnSync('npx', ['stryker', 'run', 'test/mutation/part.config.mjs', ...(resume ? [] : ['--force'])], {
 		stdio: 'inherit',
@@ -124,9 +147,15 @@ for (const part of onlyPart ? [onlyPart] : Object.keys(PARTS)) {
 	}
 	// several parts run as one: each part's checkpoint is the run's (the merge takes each part's files from its own)
 	for (const member of partsOf(part)) if (member !== part) copyFileSync(partFile(part), partFile(member));
+	rmSync(rerunPending(part), { force: true });
 	console.log(`=== part "${part}" done in ${minutes} min ===`);
 }
 
+const pending = readdirSync(PARTS_DIR).filter((file) => file.endsWith('.rerun-pending'));
+if (pending.length) {
+	console.error(`\nNot merged: a run with --rerun did not end for ${pending.join(', ')} (its checkpoint lacks the mutants it took out; run it again).`);
+	process.exit(1);
+}
 const missing = Object.keys(PARTS).filter((part) => !existsSync(partFile(part)));
 if (missing.length) {
 	console.log(`\nNot merged: no checkpoint yet for ${missing.join(', ')} (npm run test:mutation -- --resume runs them).`);
