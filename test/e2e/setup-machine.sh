@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the end-to-end tests need beyond n8n itself (which install-n8n.sh
 # puts into a cache): PostgreSQL and Redis for the queue-mode test, Chromium for the editor test,
-# GraphicsMagick for n8n's Edit Image node (the crop-and-classify workflow).
+# GraphicsMagick for n8n's Edit Image node (the HEIC photo converted as the node's error advises, in multi-image.e2e.test.ts).
 # Idempotent: when everything is already there it returns at once without touching apt.
 # CI runs it as root on a fresh Debian machine; as another user it re-runs itself through sudo.
 #   usage: test/e2e/setup-machine.sh
