@@ -88,10 +88,13 @@ const ABOUT_THIS_PACKAGE = /image-?inference/i;
 // The node declares each Options collection in alphabetical order; the editor lists it as declared.
 const DETECT_OPTIONS = [
 	'Annotate Image',
+	'Annotated Image Drawn By',
+	'Blur These Labels',
 	'Box Stroke Width',
 	'Compare With Previous Look',
 	'Concurrency',
 	'Confidence Threshold',
+	'Hide With',
 	'Ignore Regions',
 	'Ignore These Labels',
 	'Max Aspect Ratio',
@@ -111,7 +114,7 @@ const DETECT_OPTIONS = [
 	'Zone Coordinates',
 	'Zones',
 ];
-const UPLOAD_OPTIONS = ['Allow as Agent Tool', 'Concurrency', 'Retries', 'Timeout (Ms)'];
+const UPLOAD_OPTIONS = ['Allow as Agent Tool', 'Blur These Labels', 'Concurrency', 'Hide With', 'Retries', 'Timeout (Ms)'];
 const CLASSIFY_OPTIONS = ['Concurrency', 'Confidence Threshold', 'Minimum Confidence per Label', 'Retries', 'Timeout (Ms)'];
 const SOURCE_FIELDS = ['binaryPropertyName', 'imageUrl', 'imageBase64', 'imageBinary'];
 
@@ -276,7 +279,7 @@ describe('Image Inference in the n8n editor (Chromium)', () => {
 		// --- Detect, one item per object: the object and image options where they apply ---
 		await choose('outputItems', 'One Item per Object');
 		const notYetAdded = (name: string) => !['Annotate Image', 'Confidence Threshold'].includes(name);
-		expect(await addOptions()).toEqual([...DETECT_OPTIONS, 'Include Images Without Objects'].filter(notYetAdded).sort((a, b) => a.localeCompare(b)));
+		expect(await addOptions()).toEqual([...DETECT_OPTIONS, 'Crop Each Object', 'Include Images Without Objects'].filter(notYetAdded).sort((a, b) => a.localeCompare(b)));
 		await addOption('Output Images');
 		await choose('outputImages', 'Original');
 		let offered = await addOptions();
