@@ -11,8 +11,8 @@ export function fileNameBase(inputFileName: string): string {
 	return inputFileName.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'image';
 }
 
-/** `street.jpg` + jpeg -> `street.annotated.jpg`; the extension follows the returned bytes. */
-function annotatedFileName(inputFileName: string, extension: string): string {
+/** `street.jpg` + jpeg -> `street.annotated.jpg`: the service's picture takes the extension of its bytes, the node's is always `jpg`. */
+export function annotatedFileName(inputFileName: string, extension: string): string {
 	return `${fileNameBase(inputFileName)}.annotated.${extension}`;
 }
 

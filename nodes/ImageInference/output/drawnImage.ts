@@ -9,7 +9,7 @@ import type { PrivacyEffect } from '../picture/privacy';
 import type { Size } from '../pipeline/geometry';
 import type { DetectionResults } from '../pipeline/steps';
 import type { PlacedDetection, ZoneAndSizeOptions } from '../pipeline/types';
-import { fileNameBase } from './annotatedImage';
+import { annotatedFileName, fileNameBase } from './annotatedImage';
 
 /** How the node draws its own annotated picture (Detect's drawing options, read before any request). */
 export interface NodeDrawing extends Omit<DrawingSettings, 'hide'> {
@@ -107,7 +107,7 @@ export async function drawnAnnotatedImage(
 		if (hide && 'unplaced' in hide) return cannot(hide.unplaced);
 		const drawn = await drawPicture(bytes, orientation, pictureMarks, { ...drawing, hide });
 		if (drawn.unreadable !== undefined) return cannot(drawn.unreadable);
-		const binary = await this.helpers.prepareBinaryData(drawn.jpeg, `${fileNameBase(image.fileName)}.annotated.jpg`, 'image/jpeg');
+		const binary = await this.helpers.prepareBinaryData(drawn.jpeg, annotatedFileName(image.fileName, 'jpg'), 'image/jpeg');
 		return drawn.damaged
 			? { binary, byNode: true, warning: 'The image’s file is damaged: the node drew on as much of it as could be decoded (the rest is grey).' }
 			: { binary, byNode: true };
