@@ -88,6 +88,19 @@ describe('the annotated picture drawn by the node', () => {
 		expect(filtered.hints.map((hint) => hint.message)).toContainEqual(expect.stringMatching(/the annotated image still shows every object the service drew\.$/));
 	});
 
+	it('drops a picture the service sends unasked (annotate false): none goes on in its place, blurred or not', async () => {
+		const cmyk = readFileSync(join(__dirname, '..', 'fixtures', 'car-338x190-cmyk.jpg'));
+		const answer = server().predict('detect', cmyk, { annotate: true } as never);
+		expect(typeof answer.image).toBe('string');
+		server().addFault({ match: { kind: 'detect', imageSha256: sha256(cmyk) }, action: { type: 'status', status: 200, body: answer } });
+		for (const options of [{ annotatedImageField: 'annotated' }, { annotatedImageField: 'annotated', hideLabels: 'car' }]) {
+			const { items } = await run(drawnByNode(options), [sceneItem(cmyk, 'cmyk.jpg')]);
+			expect(items[0].binary?.annotated).toBeUndefined();
+			expect(items[0].json.warnings).toContain('The node could not draw the annotated picture: it is a CMYK JPEG; the item carries no annotated image.');
+		}
+		expect(server().requests.map((request) => (request.body as { annotate?: boolean }).annotate)).toEqual([false, false]);
+	});
+
 	describe('Blur These Labels', () => {
 		const sceneDetail = redBlockDetail(pixelsOf(SCENE));
 		const withOriginal = (options: Record<string, unknown>) => drawnByNode({ outputImages: 'both', annotatedImageField: 'annotated', ...options });
@@ -240,13 +253,17 @@ describe('the annotated picture drawn by the node', () => {
 			}
 		});
 
-		it('is refused before any request for an image URL, and with a padding outside 0–1', async () => {
+		it('is refused before any request for an image URL, with a padding outside 0–1, and into the annotated or original image’s field', async () => {
 			const url = await failureOf(
 				run(detectParameters(server(), { imageSource: 'url', imageUrl: `${server().url}/scene.png`, outputItems: 'object', options: { cropObjects: true } }), [{ json: {} }]),
 			);
 			expect(url.message).toBe('The node cannot crop the objects of an image URL: it never has the image’s file');
 			const padding = await failureOf(run(perObject({ cropPadding: 1.5 }), [sceneItem()]));
 			expect(padding.message).toMatch(/^Crop Padding /);
+			const onAnnotated = await failureOf(run(perObject({ cropField: 'annotated', outputImages: 'annotated', annotatedImageField: 'annotated' }), [sceneItem()]));
+			expect([onAnnotated.message, onAnnotated.description]).toEqual(['The crop and the annotated image cannot both go into field "annotated"', 'Give "Put Crop in Field" another name than "Put Annotated Image in Field".']);
+			const onOriginal = await failureOf(run(perObject({ cropField: 'original', outputImages: 'original' }), [sceneItem()]));
+			expect(onOriginal.message).toBe('The crop and the original image cannot both go into field "original"');
 			expect(server().requests).toHaveLength(0);
 		});
 	});

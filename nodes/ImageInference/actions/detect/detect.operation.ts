@@ -114,7 +114,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 	const outputItems: OutputItems = asTool
 		? 'image'
 		: readChoice(this, itemIndex, this.getNodeParameter('outputItems', itemIndex, DEFAULT_OUTPUT_ITEMS), OUTPUT_ITEMS, 'Output Items');
-	const crops = outputItems === 'object' ? readCrops.call(this, itemIndex, options, imageSource) : undefined;
+	const crops = outputItems === 'object' ? readCrops.call(this, itemIndex, options, imageSource, imageFields) : undefined;
 	return {
 		request,
 		detections,
@@ -132,7 +132,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number, imageSource:
 }
 
 /** Crop Each Object's settings, when it is on (checked before any request). */
-function readCrops(this: IExecuteFunctions, itemIndex: number, options: IDataObject, imageSource: ImageSource): CropSettings | undefined {
+function readCrops(this: IExecuteFunctions, itemIndex: number, options: IDataObject, imageSource: ImageSource, imageFields: DetectFields['imageFields']): CropSettings | undefined {
 	if (!readOptionalBoolean.call(this, itemIndex, options, 'cropObjects', 'Crop Each Object')) return undefined;
 	if (imageSource === 'url') {
 		throw new NodeOperationError(this.getNode(), 'The node cannot crop the objects of an image URL: it never has the image’s file', {
@@ -140,10 +140,18 @@ function readCrops(this: IExecuteFunctions, itemIndex: number, options: IDataObj
 			description: 'Turn Crop Each Object off, or download the image with HTTP Request first and pass it as a file.',
 		});
 	}
+	const field = options.cropField === undefined ? DEFAULT_CROP_FIELD : readFieldName.call(this, itemIndex, options.cropField, 'Put Crop in Field');
+	const taken = field === imageFields.annotated ? 'Annotated' : field === imageFields.original ? 'Original' : undefined;
+	if (taken) {
+		throw new NodeOperationError(this.getNode(), `The crop and the ${taken.toLowerCase()} image cannot both go into field "${field}"`, {
+			itemIndex,
+			description: `Give "Put Crop in Field" another name than "Put ${taken} Image in Field".`,
+		});
+	}
 	return {
 		padding: readOptionalNumber.call(this, itemIndex, options, 'cropPadding', 'Crop Padding', CROP_PADDING_BOUNDS) ?? DEFAULT_CROP_PADDING,
 		minSide: readOptionalNumber.call(this, itemIndex, options, 'cropMinSide', 'Crop Min Side (Pixels)', CROP_MIN_SIDE_BOUNDS) ?? DEFAULT_CROP_MIN_SIDE,
-		field: options.cropField === undefined ? DEFAULT_CROP_FIELD : readFieldName.call(this, itemIndex, options.cropField, 'Put Crop in Field'),
+		field,
 	};
 }
 
@@ -276,8 +284,9 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 	let servicePictureFile: IBinaryData | undefined;
 	if (fields.imageFields.annotated) {
 		const annotated = await readAnnotatedImage.call(this, result.image, picture, plan.image.fileName);
-		// the node's own picture replaces the service's, which it keeps only to fall back on
-		if (annotated.binary && fields.drawing) servicePictureFile = annotated.binary;
+		// the node's own picture replaces the service's, which it keeps only to fall back on, when the user chose that: a
+		// picture sent unasked (annotate false) is dropped, for it shows every box and nothing blurred
+		if (fields.drawing) servicePictureFile = fields.drawing.serviceFallback ? annotated.binary : undefined;
 		else if (annotated.binary) binary[fields.imageFields.annotated] = annotated.binary;
 		if (annotated.warning) warnings.push(annotated.warning);
 		annotatedSize = annotated.size;
