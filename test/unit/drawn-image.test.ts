@@ -3,7 +3,7 @@ import type { IBinaryData, IBinaryKeyData, IExecuteFunctions } from 'n8n-workflo
 
 import type { ImageInput } from '../../nodes/ImageInference/input/imageInput';
 import type { HideRequest, NodeDrawing } from '../../nodes/ImageInference/output/drawnImage';
-import { blurredFileName, drawnAnnotatedImage, hiddenLabel, hiddenOriginal, objectCrops, withoutImageFiles } from '../../nodes/ImageInference/output/drawnImage';
+import { blurredFileName, drawnAnnotatedImage, hiddenLabel, hiddenOriginal, objectCrops, readBlurLabels, withoutImageFiles } from '../../nodes/ImageInference/output/drawnImage';
 import type { DetectionResults } from '../../nodes/ImageInference/pipeline/steps';
 import type { PlacedDetection, ZoneAndSizeOptions } from '../../nodes/ImageInference/pipeline/types';
 
@@ -13,7 +13,7 @@ function context(failure?: unknown): IExecuteFunctions {
 		if (failure !== undefined) throw failure;
 		return { data: bytes.toString('base64'), fileName, mimeType };
 	};
-	return { helpers: { prepareBinaryData } } as unknown as IExecuteFunctions;
+	return { helpers: { prepareBinaryData }, getNode: () => ({ name: 'Detect', type: 'n8n-nodes-image-inference.imageInference' }) } as unknown as IExecuteFunctions;
 }
 
 /** A JPEG of `width` × `height`: its left half red, its right half blue. */
@@ -70,6 +70,34 @@ describe('the files the node makes of an image', () => {
 		expect(blurredFileName('my.photo.jpeg')).toBe('my.photo.blurred.jpg');
 		expect(blurredFileName('v1.2 final')).toBe('v1.2 final.blurred.jpg');
 		expect(blurredFileName('.png')).toBe('image.blurred.jpg');
+	});
+
+	it('reads Blur These Labels from a text or a list of texts, each split at its commas', () => {
+		const read = (value: unknown) => readBlurLabels.call(context(), 3, value);
+		expect(read(' person, license-plate ,,person ')).toEqual(['person', 'license-plate']);
+		expect(read(['person', 'face, license-plate', ' '])).toEqual(['person', 'face', 'license-plate']);
+		expect([read(undefined), read(null), read(''), read([])]).toEqual([[], [], [], []]);
+	});
+
+	it('refuses Blur These Labels of any other kind, naming the item, for read loosely it would blur nothing', () => {
+		const refusal = (value: unknown) => {
+			try {
+				readBlurLabels.call(context(), 3, value);
+			} catch (error) {
+				const { message, description, context: at } = error as { message: string; description: string; context: { itemIndex: number } };
+				return { message, description, itemIndex: at.itemIndex };
+			}
+			throw new Error('expected a refusal');
+		};
+		expect(refusal({ labels: 'person' })).toEqual({
+			message: 'Blur These Labels must be text or a list of texts, not an object',
+			description: 'Give the labels as text separated by commas (e.g. "person, license-plate"), or an expression that gives such a text or a list of labels.',
+			itemIndex: 3,
+		});
+		expect(refusal(5).message).toBe('Blur These Labels must be text or a list of texts, not a number');
+		expect(refusal(true).message).toBe('Blur These Labels must be text or a list of texts, not a boolean');
+		expect(refusal([['person']]).message).toBe('Blur These Labels must be text or a list of texts, not a list of other things');
+		expect(refusal(['person', 7]).message).toBe('Blur These Labels must be text or a list of texts, not a list of other things');
 	});
 
 	it('blurs a label whatever its case and the spaces around it', () => {

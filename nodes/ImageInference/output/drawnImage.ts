@@ -1,4 +1,5 @@
 import type { IBinaryData, IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { decodeBase64 } from '../input/base64';
 import type { ImageInput } from '../input/imageInput';
@@ -32,6 +33,24 @@ export interface HideRequest {
 }
 
 const QUALITY_OF_BLURRED_ORIGINAL = 92;
+
+/**
+ * Blur These Labels as given, before any request: a comma-separated text, or (from an expression)
+ * a list of texts, each of which may hold several. Anything else is refused, for a value read
+ * loosely (an object's `[object Object]`, a number) would match no label and blur nothing.
+ */
+export function readBlurLabels(this: IExecuteFunctions, itemIndex: number, value: unknown): string[] {
+	if (value === undefined || value === null) return [];
+	const parts = typeof value === 'string' ? [value] : Array.isArray(value) && value.every((part) => typeof part === 'string') ? (value as string[]) : undefined;
+	if (!parts) {
+		const given = Array.isArray(value) ? 'a list of other things' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+		throw new NodeOperationError(this.getNode(), `Blur These Labels must be text or a list of texts, not ${given}`, {
+			itemIndex,
+			description: 'Give the labels as text separated by commas (e.g. "person, license-plate"), or an expression that gives such a text or a list of labels.',
+		});
+	}
+	return [...new Set(parts.flatMap((part) => part.split(',')).map((label) => label.trim()).filter(Boolean))];
+}
 
 /** Whether a label is one of Blur These Labels: case and surrounding spaces aside, for blurring too much is the safe side. */
 export function hiddenLabel(labels: readonly string[]): (label: string) => boolean {

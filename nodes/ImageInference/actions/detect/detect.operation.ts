@@ -8,8 +8,7 @@ import type { ImageSize } from '../../input/imageSize';
 import { originalBinary, readSizeFromWholeFile } from '../../input/imageInput';
 import { readAnnotatedImage } from '../../output/annotatedImage';
 import type { CropSettings, NodeDrawing, Privacy } from '../../output/drawnImage';
-import { drawnAnnotatedImage, hiddenOriginal, objectCrops, withoutImageFiles } from '../../output/drawnImage';
-import { parseLabelList } from '../../pipeline/labels';
+import { drawnAnnotatedImage, hiddenOriginal, objectCrops, readBlurLabels, withoutImageFiles } from '../../output/drawnImage';
 import { aboutTheImage, outputItem, passedThroughBinaries } from '../../output/outputItem';
 import { runsAsTool } from '../../output/toolResult';
 import { readChoice, readFieldName, readOptionalBoolean, readOptionalNumber, readOptions } from '../../parameters/readers';
@@ -176,7 +175,7 @@ function readPrivacy(
 ): Privacy | { off: string } | undefined {
 	// only an option not added is off: one added and left empty is a mistake to say; an expression may turn it off, and the items say so
 	if (!('hideLabels' in options)) return undefined;
-	const labels = parseLabelList(options.hideLabels) ?? [];
+	const labels = readBlurLabels.call(this, itemIndex, options.hideLabels);
 	if (labels.length === 0 && optionByExpression(this, 'hideLabels')) return { off: BLUR_OFF_BY_EXPRESSION };
 	if (labels.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Blur These Labels is empty', {

@@ -4,8 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { ImageSize } from '../../input/imageSize';
 import { readChoice } from '../../parameters/readers';
 import { uprightBox, uprightSize } from '../../pipeline/geometry';
-import { parseLabelList } from '../../pipeline/labels';
-import { hiddenLabel } from '../../output/drawnImage';
+import { hiddenLabel, readBlurLabels } from '../../output/drawnImage';
 import { hiddenPicture } from '../../picture/drawnPicture';
 import type { PrivacyEffect } from '../../picture/privacy';
 import { DEFAULT_HIDE_WITH, HIDE_WITH } from '../detect/drawing.description';
@@ -31,7 +30,7 @@ const QUALITY_OF_BLURRED_UPLOAD = 92;
 export function readUploadPrivacy(this: IExecuteFunctions, itemIndex: number, options: IDataObject, annotationSource: AnnotationSource): UploadPrivacy | undefined {
 	// only an option not added is off: one added and left empty, or an expression that gives nothing, is a mistake to say
 	if (!('hideLabels' in options)) return undefined;
-	const labels = parseLabelList(options.hideLabels) ?? [];
+	const labels = readBlurLabels.call(this, itemIndex, options.hideLabels);
 	if (labels.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Blur These Labels is empty', {
 			itemIndex,
