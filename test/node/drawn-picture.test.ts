@@ -154,6 +154,22 @@ describe('the annotated picture drawn by the node', () => {
 			expect(Object.keys(items[0].binary ?? {}).sort()).toEqual(['annotated', 'notes']);
 		});
 
+		it('a failed item under either Continue setting carries none of its pictures unblurred; a file of another kind goes on', async () => {
+			const pdf = { bytes: Buffer.from('%PDF-1.4'), fileName: 'note.pdf', mimeType: 'application/pdf' };
+			const item: InputItem = { json: { photo: 'scene' }, binary: { ...sceneItem().binary, note: pdf } };
+			server().addFault({ match: { kind: 'detect' }, action: { type: 'status', status: 400, body: { detail: 'bad image' } } });
+			for (const onError of ['continueRegularOutput', 'continueErrorOutput'] as const) {
+				const blurred = await run(drawnByNode({ hideLabels: 'red', retries: 0 }), [item], { onError });
+				const failed = onError === 'continueErrorOutput' ? blurred.errorItems[0] : blurred.items[0];
+				expect([onError, failed.json.error !== undefined, Object.keys(failed.binary ?? {})]).toEqual([onError, true, ['note']]);
+			}
+			// without Blur These Labels, or with the unblurred original asked for by name, the photo that failed goes on
+			const plain = await run(drawnByNode({ retries: 0 }), [item], { onError: 'continueRegularOutput' });
+			expect(Object.keys(plain.items[0].binary ?? {}).sort()).toEqual(['data', 'note']);
+			const asked = await run(drawnByNode({ hideLabels: 'red', passUnblurredOriginal: true, retries: 0 }), [item], { onError: 'continueRegularOutput' });
+			expect(Object.keys(asked.items[0].binary ?? {}).sort()).toEqual(['data', 'note']);
+		});
+
 		it('matches the labels whatever their case and spaces, so none slips through unblurred', async () => {
 			const { items, bytes } = await run(drawnByNode({ hideLabels: ' RED ' }), [sceneItem()]);
 			expect(redBlockDetail(pixelsOf(bytes(items[0], 'data')))).toBeLessThan(sceneDetail * 0.1);

@@ -6,6 +6,7 @@ import { readFilesAhead } from '../input/databaseReadAhead';
 import { filesFromElsewhere } from '../input/filesFromElsewhere';
 import type { ImageSource } from '../input/imageInput';
 import { readImageInputs, readImageSource } from '../input/imageInput';
+import { blursPictures, withoutImageFiles } from '../output/drawnImage';
 import { ExecutionHints } from '../output/executionHints';
 import { asNodeError, failureItem } from '../output/failureItem';
 import { runsAsTool } from '../output/toolResult';
@@ -56,6 +57,7 @@ async function runItems(
 	const continueOnFail = this.continueOnFail();
 	// an agent reads the tool's items itself, whatever On Error says: they keep the one shape
 	const toErrorOutput = this.getNode().onError === 'continueErrorOutput' && !asTool;
+	const blurs = blursPictures(this.getNode());
 	// per input item, per image: that image's output items
 	const outputsByImage: INodeExecutionData[][][] = items.map(() => []);
 	let failed = false;
@@ -65,7 +67,10 @@ async function runItems(
 			failed = true;
 			throw asNodeError(this.getNode(), error, itemIndex);
 		}
-		return [failureItem(error, inputs[itemIndex], itemIndex, toErrorOutput)];
+		const input = inputs[itemIndex];
+		// with Blur These Labels, a failed item carries none of its pictures unblurred either
+		const kept = blurs && input?.binary ? { ...input, binary: withoutImageFiles(input.binary) } : input;
+		return [failureItem(error, kept, itemIndex, toErrorOutput)];
 	};
 
 	const images: Array<ImagePlan<object>> = [];

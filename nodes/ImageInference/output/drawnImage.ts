@@ -1,4 +1,4 @@
-import type { IBinaryData, IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IBinaryKeyData, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { decodeBase64 } from '../input/base64';
@@ -82,6 +82,17 @@ export function withoutImageFiles(binary: IBinaryKeyData, image?: ImageInput): I
 		return type !== '' && !type.startsWith('image/') && !GENERIC_TYPES.has(type);
 	};
 	return Object.fromEntries(Object.entries(binary).filter(([field, file]) => field !== readFrom && namesOther(file.mimeType)));
+}
+
+/**
+ * Whether the node is set to blur (Blur These Labels added, the unblurred original not passed on
+ * by a fixed choice), read from its stored settings without evaluating expressions, so it holds
+ * for an item that failed before its settings could be read: such an item's pictures stay back.
+ */
+export function blursPictures(node: INode): boolean {
+	const options = node.parameters.options;
+	if (!options || typeof options !== 'object' || Array.isArray(options)) return false;
+	return 'hideLabels' in options && options.passUnblurredOriginal !== true;
 }
 
 /** How the image's file says it is turned (EXIF); an image URL gives the node no file. */

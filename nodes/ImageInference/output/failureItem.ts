@@ -48,8 +48,8 @@ function ownCode(error: unknown): string | null {
 
 /**
  * The item standing in for a failed one under either Continue setting: `error` is one object
- * (FailureFields), beside the input item's json, and the input's files are kept, so an error
- * branch can forward the photo that failed.
+ * (FailureFields), beside the input item's json, and the input's files are kept (the router keeps
+ * back its pictures with Blur These Labels), so an error branch can forward the photo that failed.
  *
  * Under "Continue (using error output)" the item's json is `{ error }` alone, as n8n moves to the
  * error output only an item whose json has a truthy `error` and no other key but `message` (and,
