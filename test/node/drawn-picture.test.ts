@@ -6,6 +6,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { labelColor } from '../../nodes/ImageInference/picture/draw/palette';
 import { ZONE_COLOR } from '../../nodes/ImageInference/picture/draw/palette';
 import type { InputItem } from '../harness/execute';
+import { withExifOrientation } from '../harness/images';
 import { channelDistance as distance, framedIn, pixelsOf } from '../harness/pictureChecks';
 import { decodeImage, encodeImage } from '../reference-server/image-codec';
 import { RED_BLOCK, TEXTURED_SCENE, detailIn } from '../harness/texturedScene';
@@ -282,5 +283,35 @@ describe('the annotated picture drawn by the node', () => {
 			expect(onOriginal.message).toBe('The crop and the original image cannot both go into field "original"');
 			expect(server().requests).toHaveLength(0);
 		});
+	});
+});
+
+describe('Blur These Labels on a photo stored turned, drawn by the node', () => {
+	const { server, run } = useServer({ defaultModels: 'synthetic' });
+	// stored 480 × 320, shown turned a quarter clockwise (EXIF 6): 320 × 480 as people see it
+	const sideways = withExifOrientation(encodeImage(decodeImage(SCENE), 'jpeg'), 6);
+	const item: InputItem = { binary: { data: { bytes: sideways, fileName: 'IMG_1.JPG', mimeType: 'image/jpeg' } } };
+	const seenBlock = { left: 320 - RED_BLOCK.bottom, top: RED_BLOCK.left, right: 320 - RED_BLOCK.top, bottom: RED_BLOCK.right };
+	const unblurred = pixelsOf(encodeImage(decodeImage(SCENE), 'jpeg'));
+	const seenDetail = detailIn({ pixel: (x: number, y: number) => unblurred.pixel(y, 319 - x) }, seenBlock);
+	const parameters = () => detectParameters(server(), { options: { annotatedBy: 'node', outputImages: 'both', annotatedImageField: 'annotated', hideLabels: 'red' } });
+
+	// the service is asked for no picture, the one thing that would tell which way round it read the photo
+	it.each([
+		['on the stored pixels (the reference server, as Pillow reads a file)', undefined],
+		['on the photo turned upright', { x: seenBlock.left, y: seenBlock.top, width: 60, height: 70 }],
+	])('hides the label where people see it, whether the service detected %s, and says so', async (_how, uprightBox) => {
+		if (uprightBox) {
+			const answer = { detections: [{ label: 'red', confidence: 0.95, ...uprightBox }], labelsCount: [{ label: 'red', total: 1 }], image: null };
+			server().addFault({ match: { kind: 'detect', imageSha256: sha256(sideways) }, action: { type: 'status', status: 200, body: answer } });
+		}
+		const { items, bytes } = await run(parameters(), [item]);
+		expect((server().requests[0].body as { annotate?: boolean }).annotate).toBe(false);
+		for (const field of ['annotated', 'original']) {
+			const picture = pixelsOf(bytes(items[0], field));
+			expect([field, picture.width, picture.height]).toEqual([field, 320, 480]);
+			expect([field, detailIn(picture, seenBlock) < seenDetail * 0.1]).toEqual([field, true]);
+		}
+		expect(items[0].json.warnings).toEqual([expect.stringMatching(/EXIF orientation 6\b.*each box of Blur These Labels is hidden where it is either way/)]);
 	});
 });

@@ -210,3 +210,56 @@ describe('each object’s crop', () => {
 		expect(damaged.warnings).toEqual(['The image’s file is damaged: the crops are of as much of it as could be decoded (the rest is grey).']);
 	});
 });
+
+describe('a box to hide whose frame is a guess (a photo stored turned, the service’s answer not saying which way it read it)', () => {
+	/** A JPEG of `width` × `height` in black and white squares of 2 pixels: fine detail everywhere. */
+	function checkered(width: number, height: number): Buffer {
+		const data = Buffer.alloc(width * height * 4);
+		for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set((x >> 1) % 2 === (y >> 1) % 2 ? [250, 250, 250, 255] : [5, 5, 5, 255], (y * width + x) * 4);
+		return jpeg.encode({ width, height, data }, 95).data;
+	}
+	/** The mean difference between neighbouring pixels' red in the area: about 120 on the squares, 0 where pixelated. */
+	function detailIn(file: IBinaryData | undefined, area: { left: number; top: number; right: number; bottom: number }): number {
+		const { width, data } = decoded(file);
+		let sum = 0;
+		let count = 0;
+		for (let y = area.top; y < area.bottom; y++) {
+			for (let x = area.left; x < area.right - 1; x++) {
+				sum += Math.abs(data[(y * width + x) * 4] - data[(y * width + x + 1) * 4]);
+				count++;
+			}
+		}
+		return sum / count;
+	}
+	// stored 64 × 32, shown turned a quarter clockwise (6): 32 × 64 upright; the service's box at 0,0 16 × 16
+	const person: PlacedDetection = { label: 'person', confidence: 0.9, x: 0, y: 0, width: 16, height: 16, relativeBox: { x: 0.5, y: 0, width: 0.5, height: 0.25 } };
+	const asStored = { left: 20, top: 2, right: 30, bottom: 12 };
+	const asIfUpright = { left: 2, top: 2, right: 12, bottom: 12 };
+	const image = asBase64(checkered(64, 32), 'IMG_1.jpg', 6);
+
+	it('is hidden where the stored pixels put it, and only there when no other picture is given', async () => {
+		const blurred = await hiddenOriginal.call(context(), 0, image, { labels: ['person'], effect: 'pixelate', placed: [person] });
+		expect(detailIn(blurred.binary, asStored)).toBeLessThan(10);
+		expect(detailIn(blurred.binary, asIfUpright)).toBeGreaterThan(60);
+	});
+
+	it('is hidden also where it would be were the box in the other picture it may be in (here the upright one)', async () => {
+		const blurred = await hiddenOriginal.call(context(), 0, image, { labels: ['person'], effect: 'pixelate', placed: [person], otherPicture: { width: 32, height: 64 } });
+		expect(detailIn(blurred.binary, asStored)).toBeLessThan(10);
+		expect(detailIn(blurred.binary, asIfUpright)).toBeLessThan(10);
+	});
+
+	it('is hidden also where the stored pixels put it when it was placed as upright (a square photo’s picture can mislead)', async () => {
+		const placedUpright = { ...person, relativeBox: { x: 0, y: 0, width: 0.5, height: 0.25 } };
+		const blurred = await hiddenOriginal.call(context(), 0, image, { labels: ['person'], effect: 'pixelate', placed: [placedUpright], otherPicture: { width: 64, height: 32, orientation: 6 } });
+		expect(detailIn(blurred.binary, asIfUpright)).toBeLessThan(10);
+		expect(detailIn(blurred.binary, asStored)).toBeLessThan(10);
+	});
+
+	it('hides nothing of a label not to hide, in either place', async () => {
+		const car = { ...person, label: 'car' };
+		const blurred = await hiddenOriginal.call(context(), 0, image, { labels: ['person'], effect: 'pixelate', placed: [car], otherPicture: { width: 32, height: 64 } });
+		expect(detailIn(blurred.binary, asStored)).toBeGreaterThan(60);
+		expect(detailIn(blurred.binary, asIfUpright)).toBeGreaterThan(60);
+	});
+});

@@ -1,4 +1,4 @@
-import { servicePicture, uprightBox, uprightSize } from '../../nodes/ImageInference/pipeline/geometry';
+import { servicePicture, unsettledOtherPicture, uprightBox, uprightSize } from '../../nodes/ImageInference/pipeline/geometry';
 
 /**
  * The EXIF specification's words for each orientation (where the stored 0th row and 0th column
@@ -79,5 +79,38 @@ describe('the picture the service’s boxes are in', () => {
 	it('an image whose size the node did not read: the annotated picture’s', () => {
 		expect(servicePicture(undefined, { width: 380, height: 676, orientation: 8 })).toEqual({ width: 380, height: 676, orientation: 8 });
 		expect(servicePicture(undefined, undefined)).toBeUndefined();
+	});
+});
+
+describe('the other picture the service’s boxes may be in, when nothing settled which (what must be hidden is hidden in both)', () => {
+	const stored = { width: 676, height: 380 };
+
+	it('a photo shown as stored, or whose size the node did not read: none', () => {
+		expect(unsettledOtherPicture(stored, undefined)).toBeUndefined();
+		expect(unsettledOtherPicture({ ...stored, orientation: 1 }, undefined)).toBeUndefined();
+		expect(unsettledOtherPicture(undefined, { width: 380, height: 676 })).toBeUndefined();
+	});
+
+	it.each([5, 6, 7, 8])('a quarter turn (orientation %i) settled by the service’s picture, upright or as stored: none', (orientation) => {
+		expect(unsettledOtherPicture({ ...stored, orientation }, { width: 380, height: 676 })).toBeUndefined();
+		expect(unsettledOtherPicture({ ...stored, orientation }, { width: 676, height: 380 })).toBeUndefined();
+	});
+
+	it.each([5, 6, 7, 8])('a quarter turn (orientation %i) with no picture from the service, or one of another size: the upright picture', (orientation) => {
+		expect(unsettledOtherPicture({ ...stored, orientation }, undefined)).toEqual({ width: 380, height: 676 });
+		expect(unsettledOtherPicture({ ...stored, orientation }, { width: 380, height: 380 })).toEqual({ width: 380, height: 676 });
+		expect(unsettledOtherPicture({ ...stored, orientation }, { width: 676, height: 676 })).toEqual({ width: 380, height: 676 });
+	});
+
+	it('a square photo turned a quarter, whose picture is taken to come back upright: the stored pixels; with no picture, the upright one', () => {
+		const square = { width: 500, height: 500, orientation: 6 };
+		expect(servicePicture(square, { width: 500, height: 500 })).toEqual({ width: 500, height: 500 });
+		expect(unsettledOtherPicture(square, { width: 500, height: 500 })).toEqual(square);
+		expect(unsettledOtherPicture(square, undefined)).toEqual({ width: 500, height: 500 });
+	});
+
+	it.each([2, 3, 4])('a mirror or half turn (orientation %i) keeps its size either way: the upright picture, whatever the service’s', (orientation) => {
+		expect(unsettledOtherPicture({ ...stored, orientation }, { width: 676, height: 380 })).toEqual(stored);
+		expect(unsettledOtherPicture({ ...stored, orientation }, undefined)).toEqual(stored);
 	});
 });

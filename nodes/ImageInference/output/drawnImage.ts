@@ -7,7 +7,8 @@ import { resolveImage } from '../input/imageInput';
 import type { DrawingSettings, HiddenBoxes, PictureMarks } from '../picture/drawnPicture';
 import { croppedPictures, drawPicture, hiddenPicture, zoneMarks } from '../picture/drawnPicture';
 import type { PrivacyEffect } from '../picture/privacy';
-import type { Size } from '../pipeline/geometry';
+import type { Size, StoredPicture } from '../pipeline/geometry';
+import { relativeBox, uprightBox, uprightSize } from '../pipeline/geometry';
 import type { DetectionResults } from '../pipeline/steps';
 import type { PlacedDetection, ZoneAndSizeOptions } from '../pipeline/types';
 import { annotatedFileName, fileNameBase } from './annotatedImage';
@@ -30,6 +31,8 @@ export interface HideRequest {
 	labels: string[];
 	effect: PrivacyEffect;
 	placed: readonly PlacedDetection[];
+	/** The other picture the boxes may be in, when nothing settled which (geometry's unsettledOtherPicture): they are hidden as placed there too. */
+	otherPicture?: StoredPicture;
 }
 
 const QUALITY_OF_BLURRED_ORIGINAL = 92;
@@ -64,7 +67,9 @@ function boxesToHide(hide: HideRequest): HiddenBoxes | { unplaced: string } {
 	const hidden = hide.placed.filter((detection) => isHidden(detection.label));
 	const boxes = hidden.flatMap((detection) => (detection.relativeBox ? [detection.relativeBox] : []));
 	if (boxes.length < hidden.length) return { unplaced: 'the image’s size is unknown, so the boxes to blur cannot be placed' };
-	return { boxes, effect: hide.effect };
+	const other = hide.otherPicture;
+	const asIfInOther = other ? hidden.map((detection) => relativeBox(uprightBox(detection, other), uprightSize(other))) : [];
+	return { boxes: [...boxes, ...asIfInOther], effect: hide.effect };
 }
 
 const GENERIC_TYPES = new Set(['application/octet-stream', 'binary/octet-stream']);

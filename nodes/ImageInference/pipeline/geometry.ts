@@ -41,6 +41,22 @@ export function servicePicture(sent: StoredPicture | undefined, annotated: Store
 	return turnedBack ? { width: annotated.width, height: annotated.height } : sent;
 }
 
+/**
+ * The other picture the service's boxes may be in, when nothing settled which: a photo shown turned
+ * or mirrored (EXIF 2–8). Only a quarter turn can be settled, by the service's picture coming back
+ * upright or as stored (so not a square one); a mirror or a half turn keeps its width and height
+ * either way. The upright picture when servicePicture took the stored pixels, else the stored
+ * pixels: what must be hidden is then hidden in both places the box can be.
+ */
+export function unsettledOtherPicture(sent: StoredPicture | undefined, annotated: StoredPicture | undefined): StoredPicture | undefined {
+	const orientation = sent?.orientation ?? 1;
+	if (!sent || orientation < 2) return undefined;
+	const asSent = (width: number, height: number) => annotated !== undefined && annotated.width === width && annotated.height === height;
+	const settled = orientation >= 5 && sent.width !== sent.height && (asSent(sent.width, sent.height) || asSent(sent.height, sent.width));
+	if (settled) return undefined;
+	return servicePicture(sent, annotated) === sent ? uprightSize(sent) : sent;
+}
+
 /** A box in the stored pixels, where it is in the picture as people see it. */
 export function uprightBox(box: Box, picture: StoredPicture): Box {
 	const { x, y, width, height } = box;

@@ -8,14 +8,14 @@ import type { ImageSize } from '../../input/imageSize';
 import { originalBinary, readSizeFromWholeFile } from '../../input/imageInput';
 import { readAnnotatedImage } from '../../output/annotatedImage';
 import type { CropSettings, NodeDrawing, Privacy } from '../../output/drawnImage';
-import { drawnAnnotatedImage, hiddenOriginal, objectCrops, readBlurLabels, withoutImageFiles } from '../../output/drawnImage';
+import { drawnAnnotatedImage, hiddenLabel, hiddenOriginal, objectCrops, readBlurLabels, withoutImageFiles } from '../../output/drawnImage';
 import { aboutTheImage, outputItem, passedThroughBinaries } from '../../output/outputItem';
 import { runsAsTool } from '../../output/toolResult';
 import { readChoice, readFieldName, readOptionalBoolean, readOptionalNumber, readOptions } from '../../parameters/readers';
 import type { Watch } from '../../pipeline/comparison';
 import { readWatch, settingsFingerprint, settingsWithModel } from '../../pipeline/comparison';
 import type { StoredPicture } from '../../pipeline/geometry';
-import { servicePicture, uprightSize } from '../../pipeline/geometry';
+import { servicePicture, unsettledOtherPicture, uprightSize } from '../../pipeline/geometry';
 import { madeOncePer } from '../../pipeline/madeOnce';
 import type { DetectionResults } from '../../pipeline/steps';
 import { readDetectionOptions, runDetectionPipeline } from '../../pipeline/steps';
@@ -154,6 +154,9 @@ function readCrops(this: IExecuteFunctions, itemIndex: number, options: IDataObj
 	};
 }
 
+const HIDDEN_IN_BOTH_FRAMES = (orientation: number | undefined) =>
+	`The photo is stored turned or mirrored (EXIF orientation ${orientation}) and the service’s answer does not say which way round it read it: each box of Blur These Labels is hidden where it is either way.`;
+
 const BLUR_OFF_BY_EXPRESSION = 'Blur These Labels’ expression gave no label: nothing is blurred in this item’s pictures.';
 
 /** Whether the node's option is an expression in the workflow (n8n stores one as text starting with "="). */
@@ -290,15 +293,17 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 		if (annotated.warning) warnings.push(annotated.warning);
 		annotatedSize = annotated.size;
 	}
-	const boxesIn = servicePicture(plan.image.source === 'url' ? undefined : plan.image.size, annotatedSize);
+	const sent = plan.image.source === 'url' ? undefined : plan.image.size;
+	const boxesIn = servicePicture(sent, annotatedSize);
 	const size = boxesIn && uprightSize(boxesIn);
+	const otherPicture = fields.privacy && unsettledOtherPicture(sent, annotatedSize);
 	// with Blur These Labels, the original goes on blurred: made once the answer's boxes are placed
 	if (fields.imageFields.original && (!fields.privacy || fields.privacy.passUnblurredOriginal)) {
 		const original = await originalBinary.call(this, plan.itemIndex, plan.image);
 		if (original) binary[fields.imageFields.original] = original;
 	}
 	requireSize.call(this, plan.itemIndex, fields.detections.zonesAndSizes, size, 'afterAnswer');
-	return async () => await detectOutput.call(this, plan, context, { result, boxesIn, size, binary, warnings, servicePictureFile });
+	return async () => await detectOutput.call(this, plan, context, { result, boxesIn, size, binary, warnings, servicePictureFile, otherPicture });
 }
 
 /** What an image's answer gives its output: the service's result, the picture its boxes are in, the output's files. */
@@ -310,6 +315,8 @@ interface AnsweredImage {
 	warnings: string[];
 	/** The service's picture, when the node draws its own and falls back on it. */
 	servicePictureFile?: IBinaryData;
+	/** With Blur These Labels, the other picture the boxes may be in when their frame is a guess (a turned or mirrored photo). */
+	otherPicture?: StoredPicture;
 }
 
 /** The answer through the detection pipeline (and the watch key's comparison), into the image's output items. */
@@ -324,7 +331,8 @@ async function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectField
 	if (comparison) context.hints.look(plan, comparison.key, comparison.previousSeenAt === null, this.getMode() !== 'manual');
 
 	if (!size) warnings.push('The image’s size is unknown (an image URL without the annotated picture): relativeBox is null');
-	const hide = fields.privacy && { labels: fields.privacy.labels, effect: fields.privacy.effect, placed };
+	const hide = fields.privacy && { labels: fields.privacy.labels, effect: fields.privacy.effect, placed, ...(answered.otherPicture ? { otherPicture: answered.otherPicture } : {}) };
+	if (hide?.otherPicture && placed.some((detection) => hiddenLabel(hide.labels)(detection.label))) warnings.push(HIDDEN_IN_BOTH_FRAMES(plan.image.source === 'url' ? undefined : plan.image.size?.orientation));
 	let drawnByNode = false;
 	if (fields.drawing && fields.imageFields.annotated) {
 		const marks = { results, zonesAndSizes: fields.detections.zonesAndSizes, size };
