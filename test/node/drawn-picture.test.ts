@@ -314,4 +314,34 @@ describe('Blur These Labels on a photo stored turned, drawn by the node', () => 
 		}
 		expect(items[0].json.warnings).toEqual([expect.stringMatching(/EXIF orientation 6\b.*each box of Blur These Labels is hidden where it is either way/)]);
 	});
+
+	it.each([
+		['the input sent back as it came', sideways],
+		['a picture of the stored size, untagged', encodeImage(decodeImage(SCENE), 'jpeg')],
+	])('is not misled by a picture sent unasked (%s) while the boxes are upright', async (_what, unasked) => {
+		const answer = {
+			detections: [{ label: 'red', confidence: 0.95, x: seenBlock.left, y: seenBlock.top, width: 60, height: 70 }],
+			labelsCount: [{ label: 'red', total: 1 }],
+			image: unasked.toString('base64'),
+		};
+		server().addFault({ match: { kind: 'detect', imageSha256: sha256(sideways) }, action: { type: 'status', status: 200, body: answer } });
+		const { items, bytes } = await run(parameters(), [item]);
+		for (const field of ['annotated', 'original']) expect([field, detailIn(pixelsOf(bytes(items[0], field)), seenBlock) < seenDetail * 0.1]).toEqual([field, true]);
+		expect(items[0].json.warnings).toEqual([expect.stringMatching(/EXIF orientation 6\b/)]);
+	});
+
+	it('says nothing of hiding when the item carries no picture the node blurred (Output Images: None, or the unblurred original asked for)', async () => {
+		for (const options of [{ outputImages: 'none' }, { outputImages: 'original', annotatedBy: 'node', passUnblurredOriginal: true }]) {
+			const { items, bytes } = await run(detectParameters(server(), { options: { hideLabels: 'red', ...options } }), [item]);
+			expect([options, items[0].json.warnings]).toEqual([options, undefined]);
+			if (options.outputImages === 'original') expect(bytes(items[0], 'original').equals(sideways)).toBe(true);
+			else expect(items[0].binary).toBeUndefined();
+		}
+	});
+
+	it('says so with only crops blurred (One Item per Object, Output Images: None)', async () => {
+		const { items } = await run(detectParameters(server(), { outputItems: 'object', options: { hideLabels: 'red', outputImages: 'none', cropObjects: true } }), [item]);
+		expect(items.length).toBeGreaterThan(0);
+		for (const object of items) expect(object.json.warnings).toEqual([expect.stringMatching(/EXIF orientation 6\b/)]);
+	});
 });

@@ -84,33 +84,44 @@ describe('the picture the service’s boxes are in', () => {
 
 describe('the other picture the service’s boxes may be in, when nothing settled which (what must be hidden is hidden in both)', () => {
 	const stored = { width: 676, height: 380 };
+	/** With the picture the service was asked to draw (or none), the boxes taken to be where servicePicture puts them. */
+	const otherPicture = (sent: typeof stored & { orientation?: number }, asked?: { width: number; height: number; orientation?: number }) =>
+		unsettledOtherPicture(sent, servicePicture(sent, asked), asked);
 
 	it('a photo shown as stored, or whose size the node did not read: none', () => {
-		expect(unsettledOtherPicture(stored, undefined)).toBeUndefined();
-		expect(unsettledOtherPicture({ ...stored, orientation: 1 }, undefined)).toBeUndefined();
-		expect(unsettledOtherPicture(undefined, { width: 380, height: 676 })).toBeUndefined();
+		expect(otherPicture(stored)).toBeUndefined();
+		expect(otherPicture({ ...stored, orientation: 1 })).toBeUndefined();
+		expect(unsettledOtherPicture(undefined, { width: 380, height: 676 }, { width: 380, height: 676 })).toBeUndefined();
 	});
 
-	it.each([5, 6, 7, 8])('a quarter turn (orientation %i) settled by the service’s picture, upright or as stored: none', (orientation) => {
-		expect(unsettledOtherPicture({ ...stored, orientation }, { width: 380, height: 676 })).toBeUndefined();
-		expect(unsettledOtherPicture({ ...stored, orientation }, { width: 676, height: 380 })).toBeUndefined();
+	it.each([5, 6, 7, 8])('a quarter turn (orientation %i) settled by the picture the service was asked to draw, upright or as stored: none', (orientation) => {
+		expect(otherPicture({ ...stored, orientation }, { width: 380, height: 676 })).toBeUndefined();
+		expect(otherPicture({ ...stored, orientation }, { width: 676, height: 380 })).toBeUndefined();
 	});
 
-	it.each([5, 6, 7, 8])('a quarter turn (orientation %i) with no picture from the service, or one of another size: the upright picture', (orientation) => {
-		expect(unsettledOtherPicture({ ...stored, orientation }, undefined)).toEqual({ width: 380, height: 676 });
-		expect(unsettledOtherPicture({ ...stored, orientation }, { width: 380, height: 380 })).toEqual({ width: 380, height: 676 });
-		expect(unsettledOtherPicture({ ...stored, orientation }, { width: 676, height: 676 })).toEqual({ width: 380, height: 676 });
+	it.each([5, 6, 7, 8])('a quarter turn (orientation %i) with no picture asked for, one of another size, or one tagged turned itself: the upright picture', (orientation) => {
+		expect(otherPicture({ ...stored, orientation })).toEqual({ width: 380, height: 676 });
+		expect(otherPicture({ ...stored, orientation }, { width: 380, height: 380 })).toEqual({ width: 380, height: 676 });
+		expect(otherPicture({ ...stored, orientation }, { width: 676, height: 676 })).toEqual({ width: 380, height: 676 });
+		expect(otherPicture({ ...stored, orientation }, { width: 676, height: 380, orientation })).toEqual({ width: 380, height: 676 });
+	});
+
+	it('a picture sent unasked settles nothing: the boxes taken to be upright by its size are hidden in the stored pixels too', () => {
+		const sideways = { ...stored, orientation: 6 };
+		const unasked = { width: 380, height: 676 };
+		expect(unsettledOtherPicture(sideways, servicePicture(sideways, unasked), undefined)).toEqual(sideways);
+		expect(unsettledOtherPicture(sideways, servicePicture(sideways, { width: 676, height: 380 }), undefined)).toEqual({ width: 380, height: 676 });
 	});
 
 	it('a square photo turned a quarter, whose picture is taken to come back upright: the stored pixels; with no picture, the upright one', () => {
 		const square = { width: 500, height: 500, orientation: 6 };
 		expect(servicePicture(square, { width: 500, height: 500 })).toEqual({ width: 500, height: 500 });
-		expect(unsettledOtherPicture(square, { width: 500, height: 500 })).toEqual(square);
-		expect(unsettledOtherPicture(square, undefined)).toEqual({ width: 500, height: 500 });
+		expect(otherPicture(square, { width: 500, height: 500 })).toEqual(square);
+		expect(otherPicture(square)).toEqual({ width: 500, height: 500 });
 	});
 
 	it.each([2, 3, 4])('a mirror or half turn (orientation %i) keeps its size either way: the upright picture, whatever the service’s', (orientation) => {
-		expect(unsettledOtherPicture({ ...stored, orientation }, { width: 676, height: 380 })).toEqual(stored);
-		expect(unsettledOtherPicture({ ...stored, orientation }, undefined)).toEqual(stored);
+		expect(otherPicture({ ...stored, orientation }, { width: 676, height: 380 })).toEqual(stored);
+		expect(otherPicture({ ...stored, orientation })).toEqual(stored);
 	});
 });

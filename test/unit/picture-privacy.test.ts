@@ -147,3 +147,21 @@ describe('cropping around a box', () => {
 		expect(pixelOf(whole, 0, 0)).toEqual(pixelOf(picture, 0, 0));
 	});
 });
+
+describe('hiding a box given from its far corner (a negative width or height)', () => {
+	for (const effect of ['blur', 'pixelate'] as const) {
+		it(`${effect}: hides the same area, margin and all, as the box given from its near corner`, async () => {
+			const asGiven = detailed(200, 160);
+			await hideBoxes(asGiven, [BOX], effect);
+			for (const fromFarCorner of [
+				{ x: 0.75, y: 0.75, width: -0.5, height: -0.5 },
+				{ x: 0.75, y: 0.25, width: -0.5, height: 0.5 },
+				{ x: 0.25, y: 0.75, width: 0.5, height: -0.5 },
+			]) {
+				const picture = detailed(200, 160);
+				await hideBoxes(picture, [fromFarCorner], effect);
+				expect(differingBytes(picture, asGiven)).toBe(0);
+			}
+		});
+	}
+});

@@ -6,15 +6,23 @@ import { sliceTimer } from './slices';
 export const PRIVACY_EFFECTS = ['blur', 'pixelate'] as const;
 export type PrivacyEffect = (typeof PRIVACY_EFFECTS)[number];
 
-/** A box in whole pixels, widened by a twentieth of its size on each side (a box cut close to a face leaves its edge) and cut to the picture. */
+/**
+ * A box in whole pixels, widened by a twentieth of its size on each side (a box cut close to a face
+ * leaves its edge) and cut to the picture. A box given from its far corner (a negative width or
+ * height) covers the same area.
+ */
 function hiddenArea(box: Box, picture: RgbPicture): { left: number; top: number; right: number; bottom: number } {
-	const marginX = (box.width * picture.width) / 20;
-	const marginY = (box.height * picture.height) / 20;
+	const width = Math.abs(box.width);
+	const height = Math.abs(box.height);
+	const x = Math.min(box.x, box.x + box.width);
+	const y = Math.min(box.y, box.y + box.height);
+	const marginX = (width * picture.width) / 20;
+	const marginY = (height * picture.height) / 20;
 	return {
-		left: Math.max(0, Math.floor(box.x * picture.width - marginX)),
-		top: Math.max(0, Math.floor(box.y * picture.height - marginY)),
-		right: Math.min(picture.width, Math.ceil((box.x + box.width) * picture.width + marginX)),
-		bottom: Math.min(picture.height, Math.ceil((box.y + box.height) * picture.height + marginY)),
+		left: Math.max(0, Math.floor(x * picture.width - marginX)),
+		top: Math.max(0, Math.floor(y * picture.height - marginY)),
+		right: Math.min(picture.width, Math.ceil((x + width) * picture.width + marginX)),
+		bottom: Math.min(picture.height, Math.ceil((y + height) * picture.height + marginY)),
 	};
 }
 

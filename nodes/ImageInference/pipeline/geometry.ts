@@ -43,18 +43,19 @@ export function servicePicture(sent: StoredPicture | undefined, annotated: Store
 
 /**
  * The other picture the service's boxes may be in, when nothing settled which: a photo shown turned
- * or mirrored (EXIF 2–8). Only a quarter turn can be settled, by the service's picture coming back
- * upright or as stored (so not a square one); a mirror or a half turn keeps its width and height
- * either way. The upright picture when servicePicture took the stored pixels, else the stored
- * pixels: what must be hidden is then hidden in both places the box can be.
+ * or mirrored (EXIF 2–8). Only a quarter turn can be settled, by a picture the service was asked to
+ * draw coming back upright or as stored, itself untagged (so not a square one); a mirror or a half
+ * turn keeps its width and height either way. The upright picture when the boxes were taken to be
+ * in the stored pixels (`chosen`, servicePicture's), else the stored pixels: what must be hidden is
+ * then hidden in both places the box can be.
  */
-export function unsettledOtherPicture(sent: StoredPicture | undefined, annotated: StoredPicture | undefined): StoredPicture | undefined {
+export function unsettledOtherPicture(sent: StoredPicture | undefined, chosen: StoredPicture | undefined, asked: StoredPicture | undefined): StoredPicture | undefined {
 	const orientation = sent?.orientation ?? 1;
 	if (!sent || orientation < 2) return undefined;
-	const asSent = (width: number, height: number) => annotated !== undefined && annotated.width === width && annotated.height === height;
-	const settled = orientation >= 5 && sent.width !== sent.height && (asSent(sent.width, sent.height) || asSent(sent.height, sent.width));
+	const drawnAs = (width: number, height: number) => asked !== undefined && asked.orientation === undefined && asked.width === width && asked.height === height;
+	const settled = orientation >= 5 && sent.width !== sent.height && (drawnAs(sent.width, sent.height) || drawnAs(sent.height, sent.width));
 	if (settled) return undefined;
-	return servicePicture(sent, annotated) === sent ? uprightSize(sent) : sent;
+	return chosen === sent ? uprightSize(sent) : sent;
 }
 
 /** A box in the stored pixels, where it is in the picture as people see it. */

@@ -155,7 +155,11 @@ function readCrops(this: IExecuteFunctions, itemIndex: number, options: IDataObj
 }
 
 const HIDDEN_IN_BOTH_FRAMES = (orientation: number | undefined) =>
-	`The photo is stored turned or mirrored (EXIF orientation ${orientation}) and the service’s answer does not say which way round it read it: each box of Blur These Labels is hidden where it is either way.`;
+	`The photo is stored turned or mirrored (EXIF orientation ${orientation}) and the service’s answer does not say which way round it read it: in the pictures the node blurs, each box of Blur These Labels is hidden where it is either way.`;
+
+/** Whether the item carries a picture the node blurred: the annotated picture, the original not passed on unblurred, or crops. */
+const blursAPicture = (fields: DetectFields) =>
+	fields.imageFields.annotated !== undefined || (fields.imageFields.original !== undefined && fields.privacy?.passUnblurredOriginal === false) || fields.crops !== undefined;
 
 const BLUR_OFF_BY_EXPRESSION = 'Blur These Labels’ expression gave no label: nothing is blurred in this item’s pictures.';
 
@@ -296,7 +300,8 @@ export async function execute(this: IExecuteFunctions, plan: ImagePlan<DetectFie
 	const sent = plan.image.source === 'url' ? undefined : plan.image.size;
 	const boxesIn = servicePicture(sent, annotatedSize);
 	const size = boxesIn && uprightSize(boxesIn);
-	const otherPicture = fields.privacy && unsettledOtherPicture(sent, annotatedSize);
+	// a picture sent unasked (annotate false) settles nothing: it may be the input sent back as it came
+	const otherPicture = fields.privacy && unsettledOtherPicture(sent, boxesIn, fields.request.annotate === false ? undefined : annotatedSize);
 	// with Blur These Labels, the original goes on blurred: made once the answer's boxes are placed
 	if (fields.imageFields.original && (!fields.privacy || fields.privacy.passUnblurredOriginal)) {
 		const original = await originalBinary.call(this, plan.itemIndex, plan.image);
@@ -332,7 +337,9 @@ async function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectField
 
 	if (!size) warnings.push('The image’s size is unknown (an image URL without the annotated picture): relativeBox is null');
 	const hide = fields.privacy && { labels: fields.privacy.labels, effect: fields.privacy.effect, placed, ...(answered.otherPicture ? { otherPicture: answered.otherPicture } : {}) };
-	if (hide?.otherPicture && placed.some((detection) => hiddenLabel(hide.labels)(detection.label))) warnings.push(HIDDEN_IN_BOTH_FRAMES(plan.image.source === 'url' ? undefined : plan.image.size?.orientation));
+	if (hide?.otherPicture && blursAPicture(fields) && placed.some((detection) => hiddenLabel(hide.labels)(detection.label))) {
+		warnings.push(HIDDEN_IN_BOTH_FRAMES(plan.image.source === 'url' ? undefined : plan.image.size?.orientation));
+	}
 	let drawnByNode = false;
 	if (fields.drawing && fields.imageFields.annotated) {
 		const marks = { results, zonesAndSizes: fields.detections.zonesAndSizes, size };
