@@ -101,7 +101,7 @@ export function blursPictures(node: INode): boolean {
 }
 
 /** How the image's file says it is turned (EXIF); an image URL gives the node no file. */
-function orientationOf(image: ImageInput): number | undefined {
+export function orientationOf(image: ImageInput): number | undefined {
 	return image.source === 'url' ? undefined : image.size?.orientation;
 }
 

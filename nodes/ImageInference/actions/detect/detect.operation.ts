@@ -8,7 +8,7 @@ import type { ImageSize } from '../../input/imageSize';
 import { originalBinary, readSizeFromWholeFile } from '../../input/imageInput';
 import { readAnnotatedImage } from '../../output/annotatedImage';
 import type { CropSettings, NodeDrawing, Privacy } from '../../output/drawnImage';
-import { drawnAnnotatedImage, hiddenLabel, hiddenOriginal, objectCrops, readBlurLabels, withoutImageFiles } from '../../output/drawnImage';
+import { drawnAnnotatedImage, hiddenLabel, hiddenOriginal, objectCrops, orientationOf, readBlurLabels, withoutImageFiles } from '../../output/drawnImage';
 import { aboutTheImage, outputItem, passedThroughBinaries } from '../../output/outputItem';
 import { runsAsTool } from '../../output/toolResult';
 import { readChoice, readFieldName, readOptionalBoolean, readOptionalNumber, readOptions } from '../../parameters/readers';
@@ -337,8 +337,8 @@ async function detectOutput(this: IExecuteFunctions, plan: ImagePlan<DetectField
 
 	if (!size) warnings.push('The image’s size is unknown (an image URL without the annotated picture): relativeBox is null');
 	const hide = fields.privacy && { labels: fields.privacy.labels, effect: fields.privacy.effect, placed, ...(answered.otherPicture ? { otherPicture: answered.otherPicture } : {}) };
-	if (hide?.otherPicture && blursAPicture(fields) && placed.some((detection) => hiddenLabel(hide.labels)(detection.label))) {
-		warnings.push(HIDDEN_IN_BOTH_FRAMES(plan.image.source === 'url' ? undefined : plan.image.size?.orientation));
+	if (hide?.otherPicture && blursAPicture(fields) && placed.map((detection) => detection.label).some(hiddenLabel(hide.labels))) {
+		warnings.push(HIDDEN_IN_BOTH_FRAMES(orientationOf(plan.image)));
 	}
 	let drawnByNode = false;
 	if (fields.drawing && fields.imageFields.annotated) {
